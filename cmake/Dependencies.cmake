@@ -1,0 +1,18 @@
+# Every third-party dependency, with its minimum version, in one place.
+# All of them are Debian 12 packages (scripts/bootstrap installs them); nothing
+# is downloaded at build time.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+
+pkg_check_modules(YAML REQUIRED IMPORTED_TARGET yaml-0.1>=0.2.5)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+find_package(nlohmann_json 3.11 REQUIRED CONFIG)
+find_package(CLI11 2.1 REQUIRED CONFIG)
+find_package(tl-expected 1.0 REQUIRED CONFIG)
+
+if(SKILLRT_BUILD_TESTS)
+  find_package(GTest 1.12 REQUIRED CONFIG)
+endif()
+if(SKILLRT_BUILD_BENCH)
+  find_package(benchmark 1.7 REQUIRED CONFIG)
+endif()

@@ -1,0 +1,50 @@
+// config.yaml: Hermes' `skills.*` keys (spec §1, §2.4 rule 3).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/yaml/yaml_node.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::core {
+
+struct SkillsConfig {
+  std::vector<std::string> external_dirs;  // raw entries, unexpanded
+  std::vector<std::string> disabled;       // names (parse_config_string_list)
+  std::map<std::string, std::vector<std::string>> platform_disabled;
+  std::vector<std::string> trusted_project_dirs;  // raw entries, unexpanded
+  bool project_discovery = true;   // false only when literally `false`
+  bool template_vars = true;
+  bool inline_shell = false;
+  int inline_shell_timeout_s = 10;  // minimum 1
+};
+
+struct Config {
+  SkillsConfig skills;
+  YamlNode document = YamlNode::make_mapping({});  // the whole file, for skills.config.* etc.
+  std::filesystem::path path;
+  bool exists = false;
+  // A config that is unreadable or not valid YAML counts as empty (as Hermes
+  // does), but we keep the reason so `doctor` can show it.
+  std::vector<Error> problems;
+};
+
+// Loads HOME/config.yaml (or an explicit --config file). Never fails: problems
+// are recorded in Config::problems.
+Config load_config(const std::filesystem::path& path);
+
+// Hermes' parse_config_string_list: null → []; "[...]" string → JSON/Python list
+// literal; other string → one name; list → stringified items; stripped, empties dropped.
+std::vector<std::string> parse_config_string_list(const YamlNode* node);
+
+// Names disabled for `platform` (global ∪ platform-specific).
+std::vector<std::string> disabled_names(const SkillsConfig& cfg, const std::string& platform);
+
+// Adds / removes `dir` (already canonical) in skills.trusted_project_dirs and
+// writes config.yaml atomically. Other keys are preserved (comments are not).
+Result<bool> set_project_trust(const std::filesystem::path& config_path, const std::string& dir, bool trusted);
+
+}  // namespace skillrt::core

@@ -1,0 +1,70 @@
+// The catalog: every skill found under the roots, the listing view of it, and
+// the reasons for everything hidden, shadowed or skipped (what `doctor` shows).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/config.hpp"
+#include "core/context.hpp"
+#include "core/discovery/roots.hpp"
+#include "core/discovery/walker.hpp"
+#include "core/yaml/yaml_node.hpp"
+
+namespace skillrt::core {
+
+// Why a found skill is not offered.
+enum class Hidden : unsigned char {
+  none,
+  platform,     // `platforms:` does not match ctx.os
+  environment,  // `environments:` does not match this process
+  disabled,     // skills.disabled / platform_disabled
+  shadowed,     // an earlier tier (or earlier path) has the same name
+};
+const char* hidden_name(Hidden hidden);
+
+struct SkillRecord {
+  std::string name;                     // frontmatter name or directory name, truncated to 64
+  std::string description;              // listing description (body fallback, truncated to 1024)
+  std::optional<std::string> category;  // first path component when SKILL.md is at depth >= 3
+  std::string index_category;           // all dirs between root and skill dir joined by '/' ("" at top)
+  std::filesystem::path skill_md;       // absolute path of SKILL.md (under the root as found, not resolved)
+  std::filesystem::path dir;            // its directory
+  std::string dir_name;
+  std::string frontmatter_name;         // raw `name` (stringified) or ""
+  std::size_t root_index = 0;           // into Catalog::roots
+  Tier tier = Tier::local;
+  std::vector<std::string> platforms;
+  std::vector<std::string> environments;
+  Hidden hidden = Hidden::none;
+  std::size_t shadowed_by = static_cast<std::size_t>(-1);  // index into Catalog::records
+};
+
+struct Catalog {
+  RootSet roots;
+  std::vector<SkillRecord> records;    // every parsed SKILL.md, tier order then path order
+  std::vector<std::size_t> listed;     // indices of offered skills, in discovery order (first wins)
+  std::vector<SkippedPath> skipped;    // walker skips + unreadable / non-UTF-8 / bad frontmatter
+  std::vector<std::size_t> dirs_per_root;
+  std::vector<std::size_t> skills_per_root;
+
+  // Listing entries sorted as skills_list sorts them: (category or "", name).
+  std::vector<const SkillRecord*> sorted_listing(const std::optional<std::string>& category) const;
+};
+
+struct CatalogOptions {
+  bool collect_legacy = false;  // also gather legacy flat NAME.md (view's fallback)
+};
+
+// Builds the catalog for ctx with cfg. Never throws; I/O problems become skipped paths.
+Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOptions& options = {});
+
+// Platform gate (spec §2.4 rule 1): empty → true; macos→darwin, windows→win32; prefix match on os.
+bool matches_platform(const std::vector<std::string>& platforms, const std::string& os);
+// Environment gate (spec §2.4 rule 2): empty → true; unknown tag → true; OR of known tags.
+bool matches_environment(const std::vector<std::string>& environments, const Context& ctx);
+
+}  // namespace skillrt::core

@@ -1,0 +1,61 @@
+// The one bounded, cycle-safe walker every discovery path uses (spec §2.3 rule 6,
+// with §5.1 item 4 fixed): symlinks are followed, a (device, inode) set breaks
+// cycles, depth and directory counts are bounded and every skip is reported.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace skillrt::core {
+
+enum class SkipReason : unsigned char {
+  excluded,          // a name in EXCLUDED_SKILL_DIRS (.git, node_modules, ...)
+  support_dir,       // references/templates/assets/scripts beside a SKILL.md (a decoy SKILL.md inside is not a skill)
+  depth_bound,       // deeper than limits::k_max_walk_depth
+  dir_bound,         // the root's directory budget (limits::k_max_walk_dirs_per_root) ran out
+  symlink_cycle,     // a directory reached again through a symlink
+  dangling_symlink,  // a symlink whose target does not exist
+  unreadable,        // permission denied or another I/O error
+  not_utf8,          // SKILL.md is not valid UTF-8 (reported by the catalog)
+  bad_frontmatter,   // frontmatter could not be parsed strictly (reported by the catalog)
+  too_large,         // frontmatter or file over a limit (reported by the catalog)
+  special_file,      // a FIFO, socket or device named SKILL.md
+};
+const char* skip_reason_name(SkipReason reason);  // stable snake_case id
+
+struct SkippedPath {
+  std::filesystem::path path;
+  SkipReason reason;
+  std::string detail;  // human explanation
+};
+
+struct WalkLimits {
+  std::size_t max_depth;
+  std::size_t max_dirs;
+};
+WalkLimits default_walk_limits();
+
+struct WalkResult {
+  // Every regular file named SKILL.md, sorted by full path string (byte order).
+  std::vector<std::filesystem::path> skill_files;
+  // Flat legacy `NAME.md` files (not SKILL.md, not in support dirs); only
+  // collected when asked for.
+  std::vector<std::filesystem::path> legacy_files;
+  std::vector<SkippedPath> skipped;
+  std::size_t dirs_visited = 0;
+};
+
+// Walks one root. `collect_legacy` also gathers `*.md` files for legacy lookup.
+WalkResult walk_skill_root(const std::filesystem::path& root, const WalkLimits& limits, bool collect_legacy);
+
+// True when `name` is one of EXCLUDED_SKILL_DIRS.
+bool is_excluded_dir_name(std::string_view name);
+// True for references, templates, assets, scripts.
+bool is_support_dir_name(std::string_view name);
+// Hermes' is_skill_support_path: some middle component is a support-dir name and
+// the directory before it holds a SKILL.md.
+bool is_skill_support_path(const std::filesystem::path& path, const std::filesystem::path& root);
+
+}  // namespace skillrt::core
