@@ -1,2 +1,110 @@
-#include <cstdio>
-int main() { std::puts("skillrt"); return 0; }
+// skillrt: parse the global flags, pick the subcommand, run it. Nothing else
+// lives here; every command is one cmd_*.cpp file.
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bundled_seed.hpp"
+#include "command.hpp"
+#include "invocation.hpp"
+#include "output.hpp"
+
+namespace {
+
+using skillrt::app::Outcome;
+
+bool wants_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--json") {
+      return true;
+    }
+  }
+  return false;
+}
+
+int usage_failure(bool json, const std::string& message) {
+  if (json) {
+    skillrt::app::print_json(skillrt::app::usage_error_json(message));
+  } else {
+    std::cerr << "skillrt: " << message << "\nRun 'skillrt --help' for usage.\n";
+  }
+  return skillrt::app::exit_code(Outcome::usage);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"skillrt: a skills runtime for AI agents", "skillrt"};
+  app.set_version_flag("--version", "skillrt 0.1.0");
+  app.require_subcommand(1);
+
+  skillrt::app::GlobalOptions global;
+  app.add_option("--home", global.home, "Home directory (default: $HERMES_HOME, else ~/.hermes)");
+  app.add_option("--user", global.user, "User id (multi-user layers)");
+  app.add_option("--org", global.org, "Organisation id");
+  app.add_option("--os", global.os, "Operating system for platforms: gating")
+      ->check(CLI::IsMember({"linux", "darwin", "win32"}));
+  app.add_option("--platform", global.platform, "Chat/session platform for skills.platform_disabled");
+  app.add_option("--session", global.session, "Session id for ${HERMES_SESSION_ID}");
+  app.add_option("--config", global.config, "Config file (default: HOME/config.yaml)");
+  app.add_flag("--json", global.json, "Print exactly one JSON object");
+
+  std::vector<std::unique_ptr<skillrt::app::Command>> commands;
+  commands.push_back(skillrt::app::make_list_command());
+  commands.push_back(skillrt::app::make_view_command());
+  commands.push_back(skillrt::app::make_validate_command());
+  commands.push_back(skillrt::app::make_doctor_command());
+  commands.push_back(skillrt::app::make_trust_command(true));
+  commands.push_back(skillrt::app::make_trust_command(false));
+
+  std::vector<CLI::App*> subs;
+  for (auto& command : commands) {
+    CLI::App* sub = app.add_subcommand(command->name(), command->summary());
+    sub->fallthrough();  // global flags may follow the subcommand
+    command->configure(*sub);
+    subs.push_back(sub);
+  }
+
+  const bool json = wants_json(argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_failure(json, e.what());
+  }
+
+  try {
+    const skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
+    std::size_t seeded = 0;
+    if (auto problem = skillrt::app::seed_bundled_skills(inv.ctx, seeded)) {
+      std::cerr << "skillrt: warning: " << *problem << '\n';
+    } else if (seeded > 0 && !json) {
+      std::cerr << "skillrt: seeded " << seeded << " bundled skills into " << inv.ctx.skills_dir().string() << '\n';
+    }
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      if (subs[i]->parsed()) {
+        return skillrt::app::exit_code(commands[i]->run(inv));
+      }
+    }
+  } catch (const std::exception& e) {
+    // A bug, not bad input: still one JSON object and a clear message.
+    skillrt::app::Json out = skillrt::app::Json::object();
+    out["success"] = false;
+    out["error"] = std::string("internal error: ") + e.what();
+    if (json) {
+      skillrt::app::print_json(out);
+    } else {
+      std::cerr << "skillrt: internal error: " << e.what() << '\n';
+    }
+    return skillrt::app::exit_code(Outcome::failed);
+  }
+  return usage_failure(json, "no command given");
+}

@@ -1,0 +1,33 @@
+// One subcommand of the CLI. Each command lives in its own cmd_*.cpp file:
+// it declares its flags on a CLI11 sub-app, then runs with the Invocation.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "invocation.hpp"
+#include "output.hpp"
+
+namespace skillrt::app {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual const char* name() const = 0;
+  virtual const char* summary() const = 0;
+  // Declares the command's own flags and positionals.
+  virtual void configure(CLI::App& sub) = 0;
+  // Runs after parsing; prints its result and says how it ended.
+  virtual Outcome run(const Invocation& inv) = 0;
+};
+
+std::unique_ptr<Command> make_list_command();
+std::unique_ptr<Command> make_view_command();
+std::unique_ptr<Command> make_validate_command();
+std::unique_ptr<Command> make_doctor_command();
+std::unique_ptr<Command> make_trust_command(bool trust);
+
+}  // namespace skillrt::app
