@@ -31,7 +31,9 @@ std::string_view strip_bom(std::string_view text);
 
 // Locates the fenced block: text must start with `---`; the closing fence is the
 // first "\n---" (after offset 3) followed by optional spaces/tabs and a newline
-// (or end of text). Returns {yaml_begin, yaml_end, body_begin} or nullopt.
+// (or end of text). As Hermes' `\n---\s*\n` does, the whitespace run may span
+// blank lines and the body begins after its last newline.
+// Returns {yaml_begin, yaml_end, body_begin} or nullopt.
 struct FenceSpan {
   std::size_t yaml_begin;
   std::size_t yaml_end;

@@ -73,4 +73,14 @@ class YamlNode {
 // relative to the start of `text`.
 Result<YamlNode> parse_yaml(std::string_view text, std::size_t max_bytes);
 
+// Relaxations of parse_yaml's strictness for files Hermes reads with PyYAML
+// leniency (config.yaml), where refusing the whole file would be worse.
+struct YamlParseOptions {
+  // A repeated key replaces the earlier value, keeping the first key's slot.
+  bool allow_duplicate_keys = false;
+};
+
+// parse_yaml with relaxations; the other checks and limits still apply.
+Result<YamlNode> parse_yaml(std::string_view text, std::size_t max_bytes, const YamlParseOptions& options);
+
 }  // namespace skillrt::core

@@ -1,0 +1,3 @@
+list(APPEND SKILLRT_CORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/atomic_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/read_file.cpp)
