@@ -1,0 +1,3 @@
+list(APPEND SKILLRT_CORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/list_literal.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/config.cpp)
