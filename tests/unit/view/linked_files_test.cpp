@@ -1,0 +1,99 @@
+#include "core/view/linked_files.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/limits.hpp"
+#include "temp_tree.hpp"
+
+namespace skillrt::core {
+namespace {
+
+using Files = std::vector<std::string>;
+
+TEST(LinkedFiles, GroupsExtensionsRecursionAndOrder) {
+  test::TempTree tree;
+  tree.write("SKILL.md", "---\nname: s\n---\n");
+  tree.write("references/b.md", "");
+  tree.write("references/a.md", "");
+  tree.write("references/notes.txt", ""); // not *.md
+  tree.write("references/deep/c.md", ""); // references are not recursive
+  tree.write("templates/t.yaml", "");
+  tree.write("templates/sub/deeper/x.tex", ""); // templates are recursive
+  tree.write("templates/skip.bin", "");
+  tree.write("assets/logo.png", "");
+  tree.write("assets/fonts/f.ttf", "");
+  tree.write("scripts/run.sh", "");
+  tree.write("scripts/tool.rb", "");
+  tree.write("scripts/lib/inner.py", ""); // scripts are not recursive
+  tree.write("scripts/README.md", "");    // not a script extension
+  tree.write("other/ignored.md", "");
+  const FileGroups groups = collect_linked_files(tree.path());
+  ASSERT_EQ(groups.size(), 4U);
+  EXPECT_EQ(groups[0].first, "references");
+  EXPECT_EQ(groups[0].second, (Files{"references/a.md", "references/b.md"}));
+  EXPECT_EQ(groups[1].first, "templates");
+  EXPECT_EQ(groups[1].second, (Files{"templates/sub/deeper/x.tex", "templates/t.yaml"}));
+  EXPECT_EQ(groups[2].first, "assets");
+  EXPECT_EQ(groups[2].second, (Files{"assets/fonts/f.ttf", "assets/logo.png"}));
+  EXPECT_EQ(groups[3].first, "scripts");
+  EXPECT_EQ(groups[3].second, (Files{"scripts/run.sh", "scripts/tool.rb"}));
+}
+
+TEST(LinkedFiles, EmptyGroupsAreOmittedAndNoneMeansEmpty) {
+  test::TempTree tree;
+  tree.write("SKILL.md", "x");
+  tree.mkdir("references");
+  EXPECT_TRUE(collect_linked_files(tree.path()).empty());
+  tree.write("scripts/a.py", "");
+  const FileGroups groups = collect_linked_files(tree.path());
+  ASSERT_EQ(groups.size(), 1U);
+  EXPECT_EQ(groups[0].first, "scripts");
+}
+
+TEST(LinkedFiles, SymlinkLoopInAssetsTerminates) {
+  test::TempTree tree;
+  tree.write("assets/a.txt", "");
+  std::filesystem::create_directory_symlink(tree.path() / "assets", tree.path() / "assets" / "loop");
+  const FileGroups groups = collect_linked_files(tree.path());
+  ASSERT_EQ(groups.size(), 1U);
+  EXPECT_EQ(groups[0].second, (Files{"assets/a.txt"}));
+}
+
+TEST(LinkedFiles, EntriesPerListingAreBounded) {
+  test::TempTree tree;
+  tree.mkdir("assets");
+  for (std::size_t i = 0; i < limits::k_max_linked_files + 50; ++i) {
+    std::ofstream(tree.path() / "assets" / ("f" + std::to_string(i)));
+  }
+  const FileGroups groups = collect_linked_files(tree.path());
+  ASSERT_EQ(groups.size(), 1U);
+  EXPECT_EQ(groups[0].second.size(), limits::k_max_linked_files);
+  const FileGroups available = available_skill_files(tree.path());
+  ASSERT_EQ(available.size(), 1U);
+  EXPECT_LE(available[0].second.size(), limits::k_max_linked_files);
+}
+
+TEST(AvailableFiles, GroupsByTopDirectoryWithOtherAndSkipsDotDirs) {
+  test::TempTree tree;
+  tree.write("SKILL.md", "x");
+  tree.write("references/r.txt", ""); // any file under a support dir counts
+  tree.write("scripts/s.py", "");
+  tree.write("README.md", "");
+  tree.write("src/main.py", "");
+  tree.write("image.png", "");         // unknown extension outside support dirs: skipped
+  tree.write(".hidden/secret.md", ""); // dot-directory: skipped
+  tree.write(".env", "");
+  tree.write("nested/SKILL.md", ""); // SKILL.md anywhere: skipped
+  const FileGroups groups = available_skill_files(tree.path());
+  ASSERT_EQ(groups.size(), 3U);
+  EXPECT_EQ(groups[0].first, "references");
+  EXPECT_EQ(groups[0].second, (Files{"references/r.txt"}));
+  EXPECT_EQ(groups[1].first, "scripts");
+  EXPECT_EQ(groups[2].first, "other");
+  EXPECT_EQ(groups[2].second, (Files{"README.md", "src/main.py"}));
+}
+
+} // namespace
+} // namespace skillrt::core
