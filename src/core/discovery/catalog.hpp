@@ -10,6 +10,7 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/discovery/path_string.hpp"
 #include "core/discovery/roots.hpp"
 #include "core/discovery/walker.hpp"
 #include "core/yaml/yaml_node.hpp"
@@ -31,14 +32,16 @@ struct SkillRecord {
   std::string description;              // listing description (body fallback, truncated to 1024)
   std::optional<std::string> category;  // first path component when SKILL.md is at depth >= 3
   std::string index_category;           // all dirs between root and skill dir joined by '/' ("" at top)
-  std::filesystem::path skill_md;       // absolute path of SKILL.md (under the root as found, not resolved)
-  std::filesystem::path dir;            // its directory
+  // Paths as PathString (converts to std::filesystem::path) to keep a record
+  // small: see path_string.hpp.
+  PathString skill_md;                  // absolute path of SKILL.md (under the root as found, not resolved)
+  PathString dir;                       // its directory
   std::string dir_name;
   std::string frontmatter_name;         // raw `name` (stringified) or ""
   std::size_t root_index = 0;           // into Catalog::roots
-  Tier tier = Tier::local;
   std::vector<std::string> platforms;
   std::vector<std::string> environments;
+  Tier tier = Tier::local;              // tier and hidden side by side: a record is 8 bytes smaller
   Hidden hidden = Hidden::none;
   std::size_t shadowed_by = static_cast<std::size_t>(-1);  // index into Catalog::records
 };
@@ -50,6 +53,7 @@ struct Catalog {
   std::vector<SkippedPath> skipped;    // walker skips + unreadable / non-UTF-8 / bad frontmatter
   std::vector<std::size_t> dirs_per_root;
   std::vector<std::size_t> skills_per_root;
+  std::vector<PathString> legacy_files;  // flat NAME.md files, only with CatalogOptions::collect_legacy
 
   // Listing entries sorted as skills_list sorts them: (category or "", name).
   std::vector<const SkillRecord*> sorted_listing(const std::optional<std::string>& category) const;

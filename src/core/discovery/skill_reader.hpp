@@ -1,0 +1,37 @@
+// Reading just enough of one SKILL.md for the listing (spec §2.5 rule 4).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/discovery/walker.hpp"
+
+namespace skillrt::core {
+
+// The listing fields of one SKILL.md, before name/description truncation.
+struct ListingFields {
+  std::string frontmatter_name;  // stringified `name` when truthy, else ""
+  std::string description;       // `description` when truthy, else the first body line that is not a heading
+  std::vector<std::string> platforms;
+  std::vector<std::string> environments;
+  std::string yaml_problem;      // strict YAML failed and the line fallback was used: why
+};
+
+struct ListingFailure {
+  SkipReason reason;
+  std::string detail;
+};
+
+// Reads `path` (never blocking on a FIFO, refusing non-regular files) within
+// the frontmatter window, extending it to the closing fence up to
+// limits::k_max_frontmatter_bytes, and further into the body only when the
+// description must come from the body. `buffer` is scratch reused across calls.
+// Returns false and fills `failure` when the file is not listed.
+bool read_listing_fields(const std::string& path, std::string& buffer, ListingFields& fields, ListingFailure& failure);
+
+// The first `max_chars` code points of valid UTF-8 `text` (whole text when shorter).
+std::string utf8_prefix(std::string_view text, std::size_t max_chars);
+// Number of code points in valid UTF-8 `text`.
+std::size_t utf8_length(std::string_view text);
+
+}  // namespace skillrt::core

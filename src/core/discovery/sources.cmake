@@ -1,0 +1,7 @@
+list(APPEND SKILLRT_CORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/walker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/git_identity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/roots.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gates.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/skill_reader.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/catalog.cpp)
