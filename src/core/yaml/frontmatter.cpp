@@ -42,6 +42,9 @@ std::uint32_t to_u32(std::size_t value) {
 }
 
 std::string normalise_crlf(std::string_view text) {
+  if (text.find('\r') == std::string_view::npos) {
+    return std::string(text);  // the common case: nothing to do
+  }
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {

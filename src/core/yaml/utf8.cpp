@@ -1,6 +1,7 @@
 #include "core/yaml/utf8.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 namespace skillrt::core {
 
@@ -73,12 +74,36 @@ std::size_t ill_formed_length(std::string_view text, std::size_t i) {
   return len;
 }
 
+// Length of the pure-ASCII prefix of text[from..], scanned eight bytes at a
+// time: skill files are overwhelmingly ASCII and this is the listing's hot loop.
+std::size_t ascii_run(std::string_view text, std::size_t from) {
+  constexpr std::uint64_t k_high_bits = 0x8080808080808080ULL;
+  std::size_t i = from;
+  while (i + 8 <= text.size()) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, 8);
+    if ((word & k_high_bits) != 0) {
+      break;
+    }
+    i += 8;
+  }
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) {
+    ++i;
+  }
+  return i - from;
+}
+
 }  // namespace
 
 std::string sanitize_utf8(std::string_view text) {
+  std::optional<std::size_t> first_bad = find_invalid_utf8(text);
+  if (!first_bad) {
+    return std::string(text);
+  }
   std::string out;
-  out.reserve(text.size());
-  std::size_t i = 0;
+  out.reserve(text.size() + 16);
+  out.append(text.substr(0, *first_bad));
+  std::size_t i = *first_bad;
   while (i < text.size()) {
     std::size_t len = sequence_length(text, i);
     if (len == 0) {
@@ -95,6 +120,10 @@ std::string sanitize_utf8(std::string_view text) {
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
+    i += ascii_run(text, i);
+    if (i >= text.size()) {
+      break;
+    }
     std::size_t len = sequence_length(text, i);
     if (len == 0) {
       return i;
