@@ -16,6 +16,10 @@ inline constexpr std::size_t k_not_found_suggestions = 20;
 inline constexpr std::size_t k_inline_shell_max_output = 4000;
 inline constexpr int k_inline_shell_default_timeout_s = 10;
 inline constexpr std::size_t k_project_root_max_depth = 64;
+// skill_manage refuses SKILL.md (and any written file) longer than this many characters.
+inline constexpr std::size_t k_max_skill_content_chars = 100000;
+// The Agent Skills spec caps `compatibility` (skills-ref enforces it).
+inline constexpr std::size_t k_max_compatibility_length = 500;
 
 // --- Our own hardening limits ---
 // Frontmatter larger than this is refused with a diagnostic (the real corpus peaks at 2 KB).
@@ -33,7 +37,16 @@ inline constexpr std::size_t k_max_served_file_bytes = 16 * 1024 * 1024;
 // Discovery walk: directory depth below a root and directories visited per root.
 inline constexpr std::size_t k_max_walk_depth = 32;
 inline constexpr std::size_t k_max_walk_dirs_per_root = 200000;
+// Listing: how far into a SKILL.md body we look for the description fallback
+// line when the frontmatter description is empty.
+inline constexpr std::size_t k_listing_body_scan_bytes = 256 * 1024;
 // Path length accepted from a caller (name, file path).
 inline constexpr std::size_t k_max_path_length = 4096;
+
+// Entries examined when listing one skill's linked / available files.
+inline constexpr std::size_t k_max_linked_files = 10000;
+
+// The persistent listing cache file (core/cache); a bigger one is ignored and rebuilt.
+inline constexpr std::size_t k_max_listing_cache_bytes = 512 * 1024 * 1024;
 
 }  // namespace skillrt::limits

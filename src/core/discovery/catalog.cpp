@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/cache/listing_cache.hpp"
 #include "core/discovery/gates.hpp"
 #include "core/discovery/skill_reader.hpp"
 #include "core/discovery/walk_text.hpp"
@@ -44,7 +45,33 @@ void set_location(SkillRecord& record, std::string_view file, std::string_view r
   record.skill_md = file;
 }
 
+// The listing outcome of one SKILL.md, from the cache when its stamp is unchanged.
+ListingOutcome read_listing(const char* path, std::string& buffer, ListingCache* cache) {
+  const std::optional<FileStamp> stamp = cache != nullptr ? stamp_file(path) : std::nullopt;
+  if (stamp) {
+    if (const ListingOutcome* hit = cache->find(path, *stamp)) {
+      return *hit;
+    }
+  }
+  ListingOutcome outcome;
+  outcome.listed = read_listing_fields(path, buffer, outcome.fields, outcome.failure);
+  if (stamp) {
+    cache->store(path, *stamp, outcome);
+  }
+  return outcome;
+}
+
+bool cache_enabled(const Context& ctx, const CatalogOptions& options) {
+  if (!options.use_cache) {
+    return false;
+  }
+  const std::optional<std::string> off = ctx.env("SKILLRT_NO_CACHE");
+  return !off || off->empty() || *off == "0";
+}
+
 }  // namespace
+
+std::filesystem::path listing_cache_path(const Context& ctx) { return ctx.home / "cache" / "skillrt-listing.bin"; }
 
 Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOptions& options) {
   Catalog catalog;
@@ -59,7 +86,9 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   walks.reserve(roots.size());
   std::size_t total = 0;
   for (const Root& root : roots) {
-    walks.push_back(walk_root_text(root.path.native(), default_walk_limits(), options.collect_legacy));
+    WalkLimits limits = default_walk_limits();
+    limits.find_decoys = options.find_decoys;
+    walks.push_back(walk_root_text(root.path.native(), limits, options.collect_legacy));
     total += walks.back().skill_files.size();
   }
   catalog.records.reserve(total);
@@ -92,14 +121,19 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   std::string buffer;
   buffer.reserve(limits::k_listing_read_window);
   std::size_t kept = 0;
+  std::optional<ListingCache> cache;
+  if (cache_enabled(ctx, options)) {
+    cache.emplace(ListingCache::load(listing_cache_path(ctx), options.cache_racy_window_ns));
+  }
   for (std::size_t index = 0; index < catalog.records.size(); ++index) {
     SkillRecord& record = catalog.records[index];
-    ListingFields fields;
-    ListingFailure failure{};
-    if (!read_listing_fields(record.skill_md.c_str(), buffer, fields, failure)) {
-      catalog.skipped.push_back(SkippedPath{record.skill_md.path(), failure.reason, std::move(failure.detail)});
+    ListingOutcome outcome = read_listing(record.skill_md.c_str(), buffer, cache ? &*cache : nullptr);
+    if (!outcome.listed) {
+      catalog.skipped.push_back(
+          SkippedPath{record.skill_md.path(), outcome.failure.reason, std::move(outcome.failure.detail)});
       continue;
     }
+    ListingFields& fields = outcome.fields;
     if (!fields.yaml_problem.empty()) {
       catalog.skipped.push_back(SkippedPath{record.skill_md.path(), SkipReason::bad_frontmatter,
                                             "listed through the line-by-line fallback: " + fields.yaml_problem});
@@ -117,6 +151,10 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     ++kept;
   }
   catalog.records.erase(catalog.records.begin() + static_cast<std::ptrdiff_t>(kept), catalog.records.end());
+  if (cache) {
+    cache->save_if_changed();
+    cache.reset();  // its copies of every description are not needed past here
+  }
   catalog.skills_per_root.assign(roots.size(), 0);
   for (const SkillRecord& record : catalog.records) {
     ++catalog.skills_per_root[record.root_index];

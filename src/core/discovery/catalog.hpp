@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -61,7 +62,17 @@ struct Catalog {
 
 struct CatalogOptions {
   bool collect_legacy = false;  // also gather legacy flat NAME.md (view's fallback)
+  // Reuse what earlier runs read from unchanged SKILL.md files (core/cache);
+  // off when $SKILLRT_NO_CACHE is set to anything but "" or "0".
+  bool use_cache = true;
+  // Files changed this recently are not cached (see ListingCache); tests lower it.
+  std::int64_t cache_racy_window_ns = 2'000'000'000;
+  // Also report decoy SKILL.md files inside pruned support dirs (doctor).
+  bool find_decoys = false;
 };
+
+// Where the listing cache of ctx's home lives.
+std::filesystem::path listing_cache_path(const Context& ctx);
 
 // Builds the catalog for ctx with cfg. Never throws; I/O problems become skipped paths.
 Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOptions& options = {});

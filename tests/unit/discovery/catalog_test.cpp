@@ -395,7 +395,8 @@ TEST(CatalogFixture, CheckedInTreeBehavesAsDocumented) {
   ASSERT_TRUE(fs::is_directory(home / "skills"));
   core::Config config;
   auto ctx = make_context(home, home, {{"HOME", "/nonexistent-home"}});
-  auto catalog = core::build_catalog(ctx, config);
+  // The checked-in tree is read-only data: no listing cache inside it.
+  auto catalog = core::build_catalog(ctx, config, {.use_cache = false, .find_decoys = true});
   std::vector<std::string> offered;
   for (const auto* record : catalog.sorted_listing(std::nullopt)) {
     offered.push_back(record->name + "|" + record->category.value_or("-") + "|" + record->description);
@@ -410,10 +411,54 @@ TEST(CatalogFixture, CheckedInTreeBehavesAsDocumented) {
     skipped.push_back(std::string(core::skip_reason_name(skip.reason)) + ":" +
                       skip.path.lexically_relative(home / "skills").string());
   }
-  EXPECT_THAT(skipped, ::testing::UnorderedElementsAre("excluded:node_modules", "support_dir:research/arxiv/references"));
+  EXPECT_THAT(skipped, ::testing::UnorderedElementsAre("excluded:node_modules", "support_dir:research/arxiv/references/SKILL.md"));
 
   auto kanban = make_context(home, home, {{"HOME", "/nonexistent-home"}, {"HERMES_KANBAN_TASK", "42"}});
-  EXPECT_EQ(core::build_catalog(kanban, config).listed.size(), 5u);
+  EXPECT_EQ(core::build_catalog(kanban, config, {.use_cache = false}).listed.size(), 5u);
+}
+
+}  // namespace
+}  // namespace skillrt::test
+
+namespace skillrt::test {
+namespace {
+
+// The listing cache (core/cache) must never serve a stale entry: an in-place
+// edit that keeps the size and even the mtime is seen on the very next build
+// (Hermes shows stale listings for up to 30 s, spec §5.1 item 3).
+TEST_F(CatalogTest, ListingCacheSeesAnInPlaceEditOnTheNextCall) {
+  const fs::path file = skill("editme", skill_text("editme", "Version A"));
+  const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
+  EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version A");
+  ASSERT_TRUE(fs::exists(core::listing_cache_path(ctx())));
+  // Second build is served from the cache.
+  EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version A");
+  const auto mtime = fs::last_write_time(file);
+  tree.write("hermes/skills/editme/SKILL.md", skill_text("editme", "Version B"));
+  fs::last_write_time(file, mtime);
+  EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version B");
+}
+
+TEST_F(CatalogTest, ListingCacheCanBeSwitchedOffByEnvironment) {
+  skill("one", skill_text("one", "Only"));
+  const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
+  auto off = ctx({{"SKILLRT_NO_CACHE", "1"}});
+  EXPECT_EQ(core::build_catalog(off, config, cached).listed.size(), 1u);
+  EXPECT_FALSE(fs::exists(core::listing_cache_path(off)));
+  EXPECT_EQ(core::build_catalog(ctx(), config, cached).listed.size(), 1u);
+  EXPECT_TRUE(fs::exists(core::listing_cache_path(ctx())));
+}
+
+TEST_F(CatalogTest, CorruptListingCacheIsIgnoredAndRebuilt) {
+  skill("one", skill_text("one", "Only"));
+  const fs::path cache_file = core::listing_cache_path(ctx());
+  fs::create_directories(cache_file.parent_path());
+  tree.write("hermes/cache/skillrt-listing.bin", std::string(4096, '\x7f'));
+  const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
+  auto catalog = core::build_catalog(ctx(), config, cached);
+  ASSERT_EQ(catalog.listed.size(), 1u);
+  EXPECT_EQ(catalog.records.at(0).description, "Only");
+  EXPECT_LT(fs::file_size(cache_file), 4096u);
 }
 
 }  // namespace

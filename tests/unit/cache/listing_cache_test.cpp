@@ -1,0 +1,177 @@
+#include "core/cache/listing_cache.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace fs = std::filesystem;
+using namespace skillrt::core;
+
+namespace {
+
+class ListingCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = fs::temp_directory_path() / ("skillrt-cache-test-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  fs::path write(const std::string& name, const std::string& content) {
+    fs::path path = m_dir / name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+
+  // Files written by a test are always "racy" (changed just now); tests that
+  // want them stored use a cache whose racy window is this small instead.
+  static constexpr std::int64_t k_no_racy_window = 0;
+
+  fs::path m_dir;
+};
+
+ListingOutcome listed(std::string name, std::string description) {
+  ListingOutcome outcome;
+  outcome.listed = true;
+  outcome.fields.frontmatter_name = std::move(name);
+  outcome.fields.description = std::move(description);
+  outcome.fields.platforms = {"linux", "macos"};
+  return outcome;
+}
+
+}  // namespace
+
+TEST_F(ListingCacheTest, EncodingRoundTrips) {
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> entries;
+  entries.emplace_back("/a/SKILL.md", std::make_pair(FileStamp{1, 2, 3, 4, 5}, listed("a", "does a")));
+  ListingOutcome skipped;
+  skipped.failure = {SkipReason::not_utf8, "byte 7"};
+  entries.emplace_back("/b/SKILL.md", std::make_pair(FileStamp{6, 7, 8, 9, 10}, skipped));
+
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> decoded;
+  ASSERT_TRUE(decode_listing_cache(encode_listing_cache(entries), decoded));
+  ASSERT_EQ(decoded.size(), 2u);
+  EXPECT_EQ(decoded[0].first, "/a/SKILL.md");
+  EXPECT_EQ(decoded[0].second.first, (FileStamp{1, 2, 3, 4, 5}));
+  EXPECT_TRUE(decoded[0].second.second.listed);
+  EXPECT_EQ(decoded[0].second.second.fields.description, "does a");
+  EXPECT_EQ(decoded[0].second.second.fields.platforms, (std::vector<std::string>{"linux", "macos"}));
+  EXPECT_FALSE(decoded[1].second.second.listed);
+  EXPECT_EQ(decoded[1].second.second.failure.reason, SkipReason::not_utf8);
+  EXPECT_EQ(decoded[1].second.second.failure.detail, "byte 7");
+}
+
+TEST_F(ListingCacheTest, EveryTruncationAndBitFlipIsRejected) {
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> entries;
+  entries.emplace_back("/a/SKILL.md", std::make_pair(FileStamp{1, 2, 3, 4, 5}, listed("a", "does a")));
+  const std::string bytes = encode_listing_cache(entries);
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> out;
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    EXPECT_FALSE(decode_listing_cache(std::string_view(bytes).substr(0, cut), out)) << "cut at " << cut;
+  }
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string flipped = bytes;
+    flipped[i] = static_cast<char>(flipped[i] ^ 0x10);
+    EXPECT_FALSE(decode_listing_cache(flipped, out)) << "flip at " << i;
+  }
+}
+
+TEST_F(ListingCacheTest, RandomBytesNeverDecodeOrCrash) {
+  std::mt19937 rng(7);
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> out;
+  for (int round = 0; round < 2000; ++round) {
+    std::string bytes(rng() % 200, '\0');
+    for (auto& c : bytes) {
+      c = static_cast<char>(rng());
+    }
+    if (round % 2 == 0 && bytes.size() >= 8) {
+      bytes.replace(0, 8, "SKRTLC02");
+    }
+    EXPECT_FALSE(decode_listing_cache(bytes, out));
+  }
+}
+
+TEST_F(ListingCacheTest, HitOnlyWhileTheStampIsUnchanged) {
+  const fs::path skill = write("SKILL.md", "---\nname: a\n---\n");
+  auto stamp = stamp_file(skill.c_str());
+  ASSERT_TRUE(stamp);
+  const fs::path file = m_dir / "cache" / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    EXPECT_EQ(cache.find(skill.native(), *stamp), nullptr);
+    cache.store(skill.native(), *stamp, listed("a", "first"));
+    cache.save_if_changed();
+  }
+  ASSERT_TRUE(fs::exists(file));
+  {
+    ListingCache cache = ListingCache::load(file, k_no_racy_window);
+    const ListingOutcome* hit = cache.find(skill.native(), *stamp);
+    ASSERT_NE(hit, nullptr);
+    EXPECT_EQ(hit->fields.description, "first");
+  }
+  // Same size, same mtime after the edit (restored by hand): ctime still moves.
+  const auto mtime = fs::last_write_time(skill);
+  write("SKILL.md", "---\nname: b\n---\n");
+  fs::last_write_time(skill, mtime);
+  auto after = stamp_file(skill.c_str());
+  ASSERT_TRUE(after);
+  ListingCache cache = ListingCache::load(file);
+  EXPECT_EQ(cache.find(skill.native(), *after), nullptr);
+}
+
+TEST_F(ListingCacheTest, RacyEntriesAreNotSaved) {
+  const fs::path skill = write("SKILL.md", "---\nname: fresh\n---\n");
+  auto stamp = stamp_file(skill.c_str());
+  ASSERT_TRUE(stamp);
+  const fs::path file = m_dir / "listing.bin";
+  ListingCache cache(file);
+  cache.store(skill.native(), *stamp, listed("fresh", "just written"));
+  cache.save_if_changed();
+  ListingCache reloaded = ListingCache::load(file);
+  EXPECT_EQ(reloaded.size(), 0u);
+}
+
+TEST_F(ListingCacheTest, UnusedEntriesAreDroppedOnSave) {
+  const fs::path a = write("a.md", "a");
+  const fs::path b = write("b.md", "b");
+  const fs::path file = m_dir / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    cache.store(a.native(), *stamp_file(a.c_str()), listed("a", "a"));
+    cache.store(b.native(), *stamp_file(b.c_str()), listed("b", "b"));
+    cache.save_if_changed();
+  }
+  {
+    ListingCache cache = ListingCache::load(file, k_no_racy_window);
+    ASSERT_EQ(cache.size(), 2u);
+    ASSERT_NE(cache.find(a.native(), *stamp_file(a.c_str())), nullptr);  // b is gone from the tree
+    cache.save_if_changed();
+  }
+  EXPECT_EQ(ListingCache::load(file, k_no_racy_window).size(), 1u);
+}
+
+TEST_F(ListingCacheTest, CorruptFileStartsEmptyAndIsRewritten) {
+  const fs::path file = write("listing.bin", "SKRTLC02 this is not a cache");
+  ListingCache cache = ListingCache::load(file);
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_TRUE(cache.dirty());
+  cache.save_if_changed();
+  EXPECT_EQ(ListingCache::load(file).size(), 0u);
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> out;
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(decode_listing_cache(bytes, out));
+}
+
+TEST_F(ListingCacheTest, StampRefusesNonRegularFiles) {
+  EXPECT_FALSE(stamp_file(m_dir.c_str()));
+  EXPECT_FALSE(stamp_file((m_dir / "missing").c_str()));
+  const fs::path fifo = m_dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(stamp_file(fifo.c_str()));
+}
