@@ -15,7 +15,7 @@ class DoctorCommand final : public Command {
   const char* summary() const override { return "Explain the catalog: roots, shadowed, skipped and hidden skills"; }
   void configure(CLI::App& /*sub*/) override {}
   Outcome run(const Invocation& inv) override {
-    const core::Catalog catalog = core::build_catalog(inv.ctx, inv.config, {.collect_legacy = false});
+    const core::Catalog catalog = core::build_catalog(inv.ctx, inv.config, {.collect_legacy = false, .use_cache = true, .find_decoys = true});
     const Json result = protocol::doctor_json(catalog, inv.config);
     if (inv.json) {
       print_json(result);

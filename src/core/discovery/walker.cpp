@@ -227,6 +227,29 @@ class Walker {
     m_result.skipped.push_back(SkippedPath{std::filesystem::path(std::string(path)), reason, std::move(detail)});
   }
 
+  // Reports every SKILL.md under the pruned support dir `dir` as a decoy. Only
+  // for doctor; bounded, and symlinks are not followed so it cannot loop.
+  void report_decoys(std::string_view dir) {
+    namespace fs = std::filesystem;
+    constexpr int k_max_decoy_depth = 8;
+    constexpr std::size_t k_max_decoy_entries = 10000;
+    std::error_code ec;
+    std::size_t entries = 0;
+    for (auto it = fs::recursive_directory_iterator(std::string(dir), fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (++entries > k_max_decoy_entries) {
+        break;
+      }
+      if (it.depth() >= k_max_decoy_depth) {
+        it.disable_recursion_pending();
+      }
+      if (it->path().filename() == k_skill_file) {
+        skip(it->path().native(), SkipReason::support_dir,
+             "inside the support directory " + std::string(dir) + " of a skill: not a skill");
+      }
+    }
+  }
+
   TextWalk finish() {
     std::sort(m_result.skill_files.begin(), m_result.skill_files.end());
     std::sort(m_result.legacy_files.begin(), m_result.legacy_files.end());
@@ -254,11 +277,8 @@ class Walker {
       return false;
     }
     if (parent.holds_skill && is_support_dir_name(name)) {
-      // Pruned silently unless a SKILL.md sits directly inside: that decoy is
-      // worth a doctor line; deeper decoys are not searched for (cost).
-      std::string probe = std::string(name) + "/" + std::string(k_skill_file);
-      if (::faccessat(::dirfd(parent.dir), probe.c_str(), F_OK, 0) == 0) {
-        skip(m_path, SkipReason::support_dir, "support directory of a skill; its SKILL.md is not a skill");
+      if (m_limits.find_decoys) {
+        report_decoys(m_path);
       }
       return false;
     }

@@ -34,6 +34,9 @@ struct SkippedPath {
 struct WalkLimits {
   std::size_t max_depth;
   std::size_t max_dirs;
+  // Search pruned support dirs for decoy SKILL.md files and report each one
+  // (doctor). Off for listing: it costs a walk of every support dir.
+  bool find_decoys = false;
 };
 WalkLimits default_walk_limits();
 

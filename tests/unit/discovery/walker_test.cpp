@@ -34,6 +34,13 @@ core::WalkResult walk(const fs::path& root, bool legacy = false) {
   return core::walk_skill_root(root, core::default_walk_limits(), legacy);
 }
 
+// The doctor's walk: decoys inside pruned support dirs are searched for.
+core::WalkResult walk_finding_decoys(const fs::path& root) {
+  core::WalkLimits limits = core::default_walk_limits();
+  limits.find_decoys = true;
+  return core::walk_skill_root(root, limits, false);
+}
+
 TEST(Walker, DefaultLimitsAreTheNamedConstants) {
   core::WalkLimits limits = core::default_walk_limits();
   EXPECT_EQ(limits.max_depth, limits::k_max_walk_depth);
@@ -67,12 +74,16 @@ TEST(Walker, SupportDirBesideSkillIsPrunedAndItsDecoyReported) {
   tree.write("s/references/SKILL.md", "decoy");
   tree.write("s/templates/deep/SKILL.md", "deeper decoy");
   tree.write("s/assets/logo.txt", "x");
-  auto result = walk(tree.root());
+  auto result = walk_finding_decoys(tree.root());
   EXPECT_THAT(relative(result.skill_files, tree.root()), ElementsAre("s/SKILL.md"));
-  // Only the decoy directly inside a support dir is reported (cheap check).
-  EXPECT_THAT(reasons_for(result.skipped, tree.path("s/references")), ElementsAre("support_dir"));
-  EXPECT_THAT(reasons_for(result.skipped, tree.path("s/templates")), IsEmpty());
+  // Every decoy SKILL.md under a pruned support dir is reported, however deep.
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("s/references/SKILL.md")), ElementsAre("support_dir"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("s/templates/deep/SKILL.md")), ElementsAre("support_dir"));
   EXPECT_THAT(reasons_for(result.skipped, tree.path("s/assets")), IsEmpty());
+  // The listing walk prunes the same dirs without looking inside them.
+  auto listing = walk(tree.root());
+  EXPECT_THAT(relative(listing.skill_files, tree.root()), ElementsAre("s/SKILL.md"));
+  EXPECT_THAT(listing.skipped, IsEmpty());
 }
 
 TEST(Walker, CategoryNamedLikeASupportDirStillWorks) {
@@ -173,13 +184,13 @@ TEST(Walker, FifoNamedSkillMdIsReportedNotOpened) {
   tree.mkdir("root/pipe");
   ASSERT_EQ(::mkfifo(tree.path("root/pipe/SKILL.md").c_str(), 0600), 0);
   tree.write("root/pipe/references/SKILL.md", "decoy");
-  auto future = std::async(std::launch::async, [&] { return walk(tree.path("root")); });
+  auto future = std::async(std::launch::async, [&] { return walk_finding_decoys(tree.path("root")); });
   ASSERT_EQ(future.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   auto result = future.get();
   EXPECT_THAT(result.skill_files, IsEmpty());
   EXPECT_THAT(reasons_for(result.skipped, tree.path("root/pipe/SKILL.md")), ElementsAre("special_file"));
   // os.walk lists the FIFO among the files, so the support dir is still pruned.
-  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/pipe/references")), ElementsAre("support_dir"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/pipe/references/SKILL.md")), ElementsAre("support_dir"));
 }
 
 // Runs `check` as an unprivileged user when the tests run as root (root
