@@ -1,4 +1,5 @@
 // `skillrt list [--category C]` = Hermes skills_list, plus `path` and `source`.
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -17,23 +18,28 @@ class ListCommand final : public Command {
     sub.add_option("--category", m_category, "Only skills of this category");
   }
   Outcome run(const Invocation& inv) override {
+    // skills_list creates the local skills dir (spec §2.6 rule 1); failing to
+    // is not an error, the listing simply has no local root.
+    std::error_code ec;
+    std::filesystem::create_directories(inv.ctx.skills_dir(), ec);
     const core::Catalog catalog = core::build_catalog(inv.ctx, inv.config);
     std::optional<std::string> category;
     if (!m_category.empty()) {
       category = m_category;
     }
-    const Json result = protocol::list_json(catalog, category);
     if (inv.json) {
-      print_json(result);
-    } else {
-      std::cout << protocol::list_text(catalog, category, inv.color);
-      if (catalog.roots.untrusted_project) {
-        std::cerr << "note: " << catalog.roots.untrusted_project->skill_count << " project skill(s) in "
-                  << catalog.roots.untrusted_project->root.string()
-                  << " are not loaded; run `skillrt trust` to trust this project.\n";
-      }
+      // Streamed: at 50k skills a JSON tree would triple peak memory.
+      protocol::write_list_json(std::cout, catalog, category, 2);
+      std::cout.flush();
+      return Outcome::ok;
     }
-    return outcome_of(result);
+    std::cout << protocol::list_text(catalog, category, inv.color);
+    if (catalog.roots.untrusted_project) {
+      std::cerr << "note: " << catalog.roots.untrusted_project->skill_count << " project skill(s) in "
+                << catalog.roots.untrusted_project->root.string()
+                << " are not loaded; run `skillrt trust` to trust this project.\n";
+    }
+    return Outcome::ok;
   }
 
  private:

@@ -63,25 +63,83 @@ Json list_json(const core::Catalog& catalog, const std::optional<std::string>& c
 
 namespace {
 
-// Streams one JSON document in nlohmann's dump() layout.
+// Appends `value` as a JSON string exactly as nlohmann's dump() spells it
+// (ensure_ascii off): only '"', '\\' and control characters are escaped.
+// Runs of plain bytes are copied whole; this loop writes every description.
+void append_json_string(std::string& out, std::string_view value) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  out.push_back('"');
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      continue;
+    }
+    out.append(value.substr(run, i - run));
+    run = i + 1;
+    switch (c) {
+      case '"': out.append("\\\""); break;
+      case '\\': out.append("\\\\"); break;
+      case '\b': out.append("\\b"); break;
+      case '\f': out.append("\\f"); break;
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\t': out.append("\\t"); break;
+      default:
+        out.append("\\u00");
+        out.push_back(k_hex[c >> 4U]);
+        out.push_back(k_hex[c & 0xFU]);
+    }
+  }
+  out.append(value.substr(run));
+  out.push_back('"');
+}
+
+// Streams one JSON document in nlohmann's dump() layout, buffered so the
+// ostream sees a few large writes.
 class ListWriter {
  public:
-  ListWriter(std::ostream& out, int indent) : m_out(out), m_indent(indent) {}
+  ListWriter(std::ostream& out, int indent) : m_out(out), m_indent(indent) { m_buffer.reserve(k_flush_at + 4096); }
+  ~ListWriter() { flush(); }
+  ListWriter(const ListWriter&) = delete;
+  ListWriter& operator=(const ListWriter&) = delete;
 
   void newline(int level) {
     if (m_indent >= 0) {
-      m_out << '\n' << std::string(static_cast<std::size_t>(level * m_indent), ' ');
+      m_buffer.push_back('\n');
+      m_buffer.append(static_cast<std::size_t>(level * m_indent), ' ');
     }
   }
-  void key(const char* name) { m_out << '"' << name << (m_indent >= 0 ? "\": " : "\":"); }
-  void string(const std::string& value) {
-    m_out << Json(text(value)).dump();
+  void key(const char* name) {
+    m_buffer.push_back('"');
+    m_buffer.append(name);
+    m_buffer.append(m_indent >= 0 ? "\": " : "\":");
   }
-  void raw(std::string_view text) { m_out << text; }
+  void string(const std::string& value) {
+    if (core::find_invalid_utf8(value)) {
+      append_json_string(m_buffer, core::sanitize_utf8(value));
+    } else {
+      append_json_string(m_buffer, value);
+    }
+    maybe_flush();
+  }
+  void raw(std::string_view text) { m_buffer.append(text); }
+  void flush() {
+    m_out.write(m_buffer.data(), static_cast<std::streamsize>(m_buffer.size()));
+    m_buffer.clear();
+  }
 
  private:
+  static constexpr std::size_t k_flush_at = 64 * 1024;
+  void maybe_flush() {
+    if (m_buffer.size() >= k_flush_at) {
+      flush();
+    }
+  }
+
   std::ostream& m_out;
   int m_indent;
+  std::string m_buffer;
 };
 
 }  // namespace
