@@ -226,7 +226,7 @@ ListingCache ListingCache::load(const std::filesystem::path& file, std::int64_t 
 }
 
 const ListingOutcome* ListingCache::find(std::string_view path, const FileStamp& stamp) {
-  auto it = m_entries.find(std::string(path));
+  auto it = m_entries.find(path);
   if (it == m_entries.end() || !(it->second.stamp == stamp)) {
     return nullptr;
   }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,9 +79,15 @@ class ListingCache {
     bool used = false;
   };
 
+  // Lets find() look up a string_view without building a std::string.
+  struct PathHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view path) const { return std::hash<std::string_view>{}(path); }
+  };
+
   std::filesystem::path m_file;
   std::int64_t m_racy_window_ns;
-  std::unordered_map<std::string, Entry> m_entries;
+  std::unordered_map<std::string, Entry, PathHash, std::equal_to<>> m_entries;
   bool m_dirty = false;
 };
 
