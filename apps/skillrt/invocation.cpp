@@ -35,11 +35,8 @@ fs::path resolve_home(const GlobalOptions& options, const core::EnvLookup& env) 
   if (auto hermes_home = env("HERMES_HOME"); hermes_home && !hermes_home->empty()) {
     return absolute_or_same(*hermes_home);
   }
-  std::string user_home = first_set(env, {"HOME"});
-  if (user_home.empty()) {
-    user_home = "/";
-  }
-  return absolute_or_same(fs::path(user_home) / ".hermes");
+  const std::string user_home = first_set(env, {"HOME"});
+  return absolute_or_same((user_home.empty() ? fs::path("/") : fs::path(user_home)) / ".hermes");
 }
 
 Invocation make_invocation(const GlobalOptions& options) {
