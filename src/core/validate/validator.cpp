@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "core/limits.hpp"
+#include "core/util/line_endings.hpp"
 #include "core/validate/js_value.hpp"
 #include "core/validate/name_rules.hpp"
 #include "core/validate/rules.hpp"
@@ -235,17 +236,6 @@ struct View {
   YamlNode root;
 };
 
-std::string drop_cr_before_lf(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
-      continue;
-    }
-    out.push_back(text[i]);
-  }
-  return out;
-}
 
 // Parses content[3, yaml_end) the way parse_frontmatter does: size limit,
 // CRLF folded, positions equal to the file's (line 1 shifted past the `---`).
@@ -262,7 +252,7 @@ View parse_span(std::string_view content, std::size_t yaml_end, std::size_t body
                        SourcePos{1, 1}};
     return view;
   }
-  Result<YamlNode> parsed = parse_yaml(drop_cr_before_lf(raw), limits::k_max_frontmatter_bytes);
+  Result<YamlNode> parsed = parse_yaml(normalise_crlf(raw), limits::k_max_frontmatter_bytes);
   if (!parsed) {
     view.state = View::State::yaml_error;
     Error error = std::move(parsed.error());

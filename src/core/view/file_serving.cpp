@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
+#include "core/util/path_within.hpp"
 #include "core/util/read_file.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/name_check.hpp"
@@ -18,17 +19,6 @@ ViewFailure path_failure(ErrorCode code, std::string message) {
   return view_failure(code, std::move(message), std::string(k_file_path_hint));
 }
 
-// True when `inner` equals `outer` or lies below it (both already canonical).
-bool is_within(const fs::path& inner, const fs::path& outer) {
-  auto o = outer.begin();
-  auto i = inner.begin();
-  for (; o != outer.end(); ++o, ++i) {
-    if (i == inner.end() || *i != *o) {
-      return false;
-    }
-  }
-  return true;
-}
 
 // Python's Path.suffix: "" for dot-files and for a trailing dot.
 std::string suffix_of(const fs::path& path) {

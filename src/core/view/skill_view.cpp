@@ -7,6 +7,7 @@
 
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
+#include "core/util/path_within.hpp"
 #include "core/util/read_file.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/name_check.hpp"
@@ -29,16 +30,6 @@ std::string strip(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
-bool is_within(const fs::path& inner, const fs::path& outer) {
-  auto o = outer.begin();
-  auto i = inner.begin();
-  for (; o != outer.end(); ++o, ++i) {
-    if (i == inner.end() || *i != *o) {
-      return false;
-    }
-  }
-  return true;
-}
 
 fs::path resolved_or_self(const fs::path& path) {
   std::error_code ec;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/limits.hpp"
+#include "core/util/line_endings.hpp"
 #include "core/yaml/utf8.hpp"
 
 namespace skillrt::core {
@@ -39,21 +40,6 @@ std::string_view strip_chars(std::string_view s, std::string_view chars) {
 
 std::uint32_t to_u32(std::size_t value) {
   return value > UINT32_MAX ? UINT32_MAX : static_cast<std::uint32_t>(value);
-}
-
-std::string normalise_crlf(std::string_view text) {
-  if (text.find('\r') == std::string_view::npos) {
-    return std::string(text);  // the common case: nothing to do
-  }
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
-      continue;
-    }
-    out.push_back(text[i]);
-  }
-  return out;
 }
 
 // Hermes' fallback when YAML fails: `key: value` per line, values as strings.
