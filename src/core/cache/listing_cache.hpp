@@ -9,17 +9,16 @@
 // - files modified within k_racy_window of the cache being written are never
 //   stored ("racy" entries, as git does for its index), so an edit inside the
 //   timestamp granularity cannot hide behind an equal stamp;
-// - the file is replaced atomically and carries a checksum; anything that does
-//   not decode is ignored and rebuilt. The cache only ever saves work.
+// - the file is replaced atomically and every block carries a checksum; a
+//   block that does not decode is ignored (with everything after it) and the
+//   file rebuilt. The cache only ever saves work.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/discovery/skill_reader.hpp"
@@ -45,55 +44,113 @@ struct ListingOutcome {
   ListingFailure failure{SkipReason::unreadable, {}};
 };
 
+// Streams the cache file block by block while the caller walks its files in
+// ascending path order: a hit costs one path compare and one decode, and the
+// process never holds more than a block of the old file or of the new one
+// (at 50k skills the whole file is ~20 MB, most of a 32 MiB budget).
+// Lookups out of order are plain misses, never wrong answers.
 class ListingCache {
- public:
-  // Files changed less than this long before the cache is written are not stored.
+public:
+  // Files changed less than this long before they are stored are not stored.
   static constexpr std::int64_t k_racy_window_ns = 2'000'000'000;
 
   // An empty cache that will be saved to `file` (nothing is read).
   // `racy_window_ns` is k_racy_window_ns except in tests.
   explicit ListingCache(std::filesystem::path file, std::int64_t racy_window_ns = k_racy_window_ns);
 
-  // Loads `file` when it exists and decodes; otherwise starts empty.
+  // Opens `file` when it exists and starts with the current magic; otherwise starts empty.
   static ListingCache load(const std::filesystem::path& file, std::int64_t racy_window_ns = k_racy_window_ns);
 
-  // The stored outcome for `path` when its stamp is unchanged; nullptr otherwise.
-  // Marks the entry as still in use.
-  const ListingOutcome* find(std::string_view path, const FileStamp& stamp);
+  ListingCache(ListingCache&& other) noexcept;
+  ListingCache& operator=(ListingCache&&) = delete;
+  ListingCache(const ListingCache&) = delete;
+  ListingCache& operator=(const ListingCache&) = delete;
+  ~ListingCache();
 
-  // Records a fresh outcome for `path`.
-  void store(std::string path, const FileStamp& stamp, ListingOutcome outcome);
+  // The stored outcome for `path` when its stamp is unchanged; nullptr otherwise.
+  // Paths must come in ascending byte order to hit. The outcome lives until
+  // the next call and may be moved from.
+  ListingOutcome* find(std::string_view path, const FileStamp& stamp);
+
+  // Records a fresh outcome for `path` (ascending order, after its find()).
+  void store(std::string_view path, const FileStamp& stamp, const ListingOutcome& outcome);
 
   // Writes the cache atomically when anything changed (new, changed or vanished
-  // entries). Entries not used since load are dropped. Failure to write is not
-  // an error for the caller: the cache is only an accelerator.
+  // entries). Entries never found are dropped. Failure to write is not an
+  // error for the caller: the cache is only an accelerator.
   void save_if_changed();
 
-  std::size_t size() const { return m_entries.size(); }
+  // Entries in the loaded file (0 when none was loaded or it did not decode).
+  std::size_t size() const { return m_size; }
   bool dirty() const { return m_dirty; }
 
- private:
-  struct Entry {
-    FileStamp stamp;
-    ListingOutcome outcome;
-    bool used = false;
+private:
+  // An owned descriptor that can be moved.
+  class Fd {
+  public:
+    Fd() = default;
+    explicit Fd(int fd) : m_fd(fd) {}
+    Fd(Fd&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
+    Fd& operator=(Fd&& other) noexcept;
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() { reset(); }
+    int get() const { return m_fd; }
+    void reset();
+
+  private:
+    int m_fd = -1;
   };
 
-  // Lets find() look up a string_view without building a std::string.
-  struct PathHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view path) const { return std::hash<std::string_view>{}(path); }
-  };
+  bool next_block();
+  bool peek();
+  void advance_to(std::string_view path, bool inclusive);
+  void skip_entry();
+  void mark_dirty();
+  void start_writer();
+  void emit(std::string_view entry_bytes, std::string_view path);
+  bool flush_block(bool last);
+  void abandon_writer();
 
   std::filesystem::path m_file;
   std::int64_t m_racy_window_ns;
-  std::unordered_map<std::string, Entry, PathHash, std::equal_to<>> m_entries;
+  std::size_t m_size = 0;
   bool m_dirty = false;
+
+  // Reading the old file.
+  Fd m_in;
+  bool m_in_ok = false; // more blocks may follow
+  std::uint64_t m_file_size = 0;
+  std::uint64_t m_next_offset = 0;       // file offset of the next block header
+  std::uint64_t m_block_offset = 0;      // file offset of the block in m_block
+  std::string m_block;                   // payload of the current block
+  std::uint64_t m_block_left = 0;        // entries not yet parsed in m_block
+  std::size_t m_pos = 0;                 // offset in m_block of the first unconsumed entry
+  std::uint64_t m_block_consumed = 0;    // entries consumed from m_block
+  std::uint64_t m_prev_blocks_count = 0; // entries in the blocks before m_block
+  bool m_have_entry = false;             // [m_pos, m_entry_end) is parsed: m_entry_path, m_entry_stamp
+  std::size_t m_entry_end = 0;
+  std::string_view m_entry_path;
+  FileStamp m_entry_stamp;
+  ListingOutcome m_slot;
+
+  // Writing the new file (only once something differs from the old one).
+  Fd m_out;
+  std::string m_tmp_path;
+  bool m_writing = false;
+  bool m_write_failed = false;
+  std::string m_out_block;
+  std::uint64_t m_out_block_count = 0;
+  std::uint64_t m_out_total = 0;
+  std::string m_last_path; // last path consumed or written: keeps the new file ascending
+  bool m_have_last = false;
+  std::string m_scratch; // one encoded entry
 };
 
 // Encoding, exposed for tests: decode(encode(x)) == x; decode of anything else fails cleanly.
-std::string encode_listing_cache(const std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>>& entries);
+std::string
+encode_listing_cache(const std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>>& entries);
 bool decode_listing_cache(std::string_view bytes,
                           std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>>& out);
 
-}  // namespace skillrt::core
+} // namespace skillrt::core

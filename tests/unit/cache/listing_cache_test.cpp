@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -13,7 +14,7 @@ using namespace skillrt::core;
 namespace {
 
 class ListingCacheTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     m_dir = fs::temp_directory_path() / ("skillrt-cache-test-" + std::to_string(::getpid()) + "-" +
                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -44,7 +45,7 @@ ListingOutcome listed(std::string name, std::string description) {
   return outcome;
 }
 
-}  // namespace
+} // namespace
 
 TEST_F(ListingCacheTest, EncodingRoundTrips) {
   std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> entries;
@@ -149,7 +150,7 @@ TEST_F(ListingCacheTest, UnusedEntriesAreDroppedOnSave) {
   {
     ListingCache cache = ListingCache::load(file, k_no_racy_window);
     ASSERT_EQ(cache.size(), 2u);
-    ASSERT_NE(cache.find(a.native(), *stamp_file(a.c_str())), nullptr);  // b is gone from the tree
+    ASSERT_NE(cache.find(a.native(), *stamp_file(a.c_str())), nullptr); // b is gone from the tree
     cache.save_if_changed();
   }
   EXPECT_EQ(ListingCache::load(file, k_no_racy_window).size(), 1u);
@@ -174,4 +175,173 @@ TEST_F(ListingCacheTest, StampRefusesNonRegularFiles) {
   const fs::path fifo = m_dir / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_FALSE(stamp_file(fifo.c_str()));
+}
+
+namespace {
+
+// Writes `count` SKILL.md files named in ascending order and returns their paths.
+std::vector<fs::path> write_many(const fs::path& dir, int count) {
+  std::vector<fs::path> paths;
+  for (int i = 0; i < count; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "s%05d.md", i);
+    paths.push_back(dir / name);
+    std::ofstream(paths.back(), std::ios::binary) << "---\nname: " << name << "\n---\n";
+  }
+  return paths;
+}
+
+std::string long_description(std::size_t i) {
+  return std::string(300, static_cast<char>('a' + i % 26));
+}
+
+} // namespace
+
+// 2000 entries of ~400 bytes span several 256 KiB blocks: every one must come back.
+TEST_F(ListingCacheTest, ManyEntriesSpanBlocksAndAllHit) {
+  const std::vector<fs::path> paths = write_many(m_dir, 2000);
+  const fs::path file = m_dir / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      cache.store(paths[i].native(), *stamp_file(paths[i].c_str()), listed("n", long_description(i)));
+    }
+    cache.save_if_changed();
+  }
+  ASSERT_GT(fs::file_size(file), 3u * 256 * 1024);
+  const auto inode_before = stamp_file(file.c_str())->inode;
+  {
+    ListingCache cache = ListingCache::load(file, k_no_racy_window);
+    EXPECT_EQ(cache.size(), paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      ListingOutcome* hit = cache.find(paths[i].native(), *stamp_file(paths[i].c_str()));
+      ASSERT_NE(hit, nullptr) << i;
+      EXPECT_EQ(hit->fields.description, long_description(i));
+      EXPECT_EQ(hit->fields.platforms, (std::vector<std::string>{"linux", "macos"}));
+    }
+    EXPECT_FALSE(cache.dirty());
+    cache.save_if_changed();
+  }
+  // Nothing changed: the file is not rewritten.
+  EXPECT_EQ(stamp_file(file.c_str())->inode, inode_before);
+}
+
+// A file added in the middle and one removed: the rest still hit after the change.
+TEST_F(ListingCacheTest, InsertedAndRemovedEntriesKeepTheRest) {
+  std::vector<fs::path> paths = write_many(m_dir, 1500);
+  const fs::path file = m_dir / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    for (std::size_t i = 0; i < paths.size(); i += 2) { // only the even ones
+      cache.store(paths[i].native(), *stamp_file(paths[i].c_str()), listed("n", long_description(i)));
+    }
+    cache.save_if_changed();
+  }
+  {
+    ListingCache cache = ListingCache::load(file, k_no_racy_window);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (i == 700) {
+        continue; // "removed"
+      }
+      const FileStamp stamp = *stamp_file(paths[i].c_str());
+      ListingOutcome* hit = cache.find(paths[i].native(), stamp);
+      EXPECT_EQ(hit != nullptr, i % 2 == 0) << i;
+      if (hit != nullptr) {
+        EXPECT_EQ(hit->fields.description, long_description(i));
+      } else {
+        cache.store(paths[i].native(), stamp, listed("n", long_description(i)));
+      }
+    }
+    EXPECT_TRUE(cache.dirty());
+    cache.save_if_changed();
+  }
+  ListingCache cache = ListingCache::load(file, k_no_racy_window);
+  EXPECT_EQ(cache.size(), paths.size() - 1);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    ListingOutcome* hit = cache.find(paths[i].native(), *stamp_file(paths[i].c_str()));
+    EXPECT_EQ(hit != nullptr, i != 700) << i;
+    if (hit != nullptr) {
+      EXPECT_EQ(hit->fields.description, long_description(i));
+    }
+  }
+}
+
+// A damaged later block costs only its entries: earlier ones hit, nothing
+// wrong is served, and the save repairs the file.
+TEST_F(ListingCacheTest, DamagedLaterBlockIsMissedAndRepaired) {
+  const std::vector<fs::path> paths = write_many(m_dir, 2000);
+  const fs::path file = m_dir / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      cache.store(paths[i].native(), *stamp_file(paths[i].c_str()), listed("n", long_description(i)));
+    }
+    cache.save_if_changed();
+  }
+  {
+    std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(static_cast<std::streamoff>(fs::file_size(file) - 5000));
+    io.put('\x01');
+  }
+  std::size_t hits = 0;
+  {
+    ListingCache cache = ListingCache::load(file, k_no_racy_window);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      const FileStamp stamp = *stamp_file(paths[i].c_str());
+      if (ListingOutcome* hit = cache.find(paths[i].native(), stamp)) {
+        EXPECT_EQ(hit->fields.description, long_description(i));
+        ++hits;
+      } else {
+        cache.store(paths[i].native(), stamp, listed("n", long_description(i)));
+      }
+    }
+    EXPECT_GT(hits, 0u);
+    EXPECT_LT(hits, paths.size());
+    EXPECT_TRUE(cache.dirty());
+    cache.save_if_changed();
+  }
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::pair<std::string, std::pair<FileStamp, ListingOutcome>>> out;
+  ASSERT_TRUE(decode_listing_cache(bytes, out));
+  EXPECT_EQ(out.size(), paths.size());
+}
+
+// Lookups must ascend; one that goes backwards is a miss, never another entry.
+TEST_F(ListingCacheTest, OutOfOrderLookupIsAMiss) {
+  const std::vector<fs::path> paths = write_many(m_dir, 3);
+  const fs::path file = m_dir / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      cache.store(paths[i].native(), *stamp_file(paths[i].c_str()), listed("n", long_description(i)));
+    }
+    cache.save_if_changed();
+  }
+  ListingCache cache = ListingCache::load(file, k_no_racy_window);
+  ASSERT_NE(cache.find(paths[1].native(), *stamp_file(paths[1].c_str())), nullptr);
+  EXPECT_EQ(cache.find(paths[0].native(), *stamp_file(paths[0].c_str())), nullptr);
+  EXPECT_EQ(cache.find(paths[1].native(), *stamp_file(paths[1].c_str())), nullptr);
+  ListingOutcome* last = cache.find(paths[2].native(), *stamp_file(paths[2].c_str()));
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->fields.description, long_description(2));
+}
+
+// A block header claiming a huge payload is refused by the file size, not allocated.
+TEST_F(ListingCacheTest, HugeBlockSizeIsRefused) {
+  const std::vector<fs::path> paths = write_many(m_dir, 2);
+  const fs::path file = m_dir / "listing.bin";
+  {
+    ListingCache cache(file, k_no_racy_window);
+    cache.store(paths[0].native(), *stamp_file(paths[0].c_str()), listed("n", "d"));
+    cache.save_if_changed();
+  }
+  {
+    std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(8 + 7); // the top byte of the first block's payload size
+    io.put('\x7f');
+  }
+  ListingCache cache = ListingCache::load(file, k_no_racy_window);
+  EXPECT_EQ(cache.find(paths[0].native(), *stamp_file(paths[0].c_str())), nullptr);
+  EXPECT_TRUE(cache.dirty());
 }
