@@ -1,6 +1,7 @@
 #include "core/discovery/catalog.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -19,7 +20,9 @@ namespace {
 constexpr std::string_view k_ellipsis = "...";
 
 std::string truncate_description(std::string description) {
-  if (utf8_length(description) <= limits::k_max_description_length) {
+  // No more bytes than the limit means no more characters: skip the count.
+  if (description.size() <= limits::k_max_description_length ||
+      utf8_length(description) <= limits::k_max_description_length) {
     return description;
   }
   std::string out = utf8_prefix(description, limits::k_max_description_length - k_ellipsis.size());
@@ -46,19 +49,53 @@ void set_location(SkillRecord& record, std::string_view file, std::string_view r
 }
 
 // The listing outcome of one SKILL.md, from the cache when its stamp is unchanged.
-ListingOutcome read_listing(const char* path, std::string& buffer, ListingCache* cache) {
+void read_listing(const SkillRecord& record, std::string& buffer, ListingCache* cache, ListingOutcome& outcome) {
+  const char* path = record.skill_md.c_str();
   const std::optional<FileStamp> stamp = cache != nullptr ? stamp_file(path) : std::nullopt;
   if (stamp) {
-    if (const ListingOutcome* hit = cache->find(path, *stamp)) {
-      return *hit;
+    if (ListingOutcome* hit = cache->find(record.skill_md.view(), *stamp)) {
+      outcome = std::move(*hit);
+      return;
     }
   }
-  ListingOutcome outcome;
+  outcome = ListingOutcome{};
   outcome.listed = read_listing_fields(path, buffer, outcome.fields, outcome.failure);
   if (stamp) {
-    cache->store(path, *stamp, outcome);
+    cache->store(record.skill_md.view(), *stamp, outcome);
   }
-  return outcome;
+}
+
+// Record indices in ascending SKILL.md path order, the order the listing
+// cache is kept in. Each root's records are already sorted, so merging the
+// runs costs a compare or two per record instead of a sort.
+std::vector<std::size_t> path_order(const std::vector<SkillRecord>& records) {
+  struct Run {
+    std::size_t next;
+    std::size_t end;
+  };
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (i == 0 || records[i].root_index != records[i - 1].root_index) {
+      runs.push_back(Run{i, i});
+    }
+    runs.back().end = i + 1;
+  }
+  std::vector<std::size_t> order;
+  order.reserve(records.size());
+  while (order.size() < records.size()) {
+    Run* best = nullptr;
+    for (Run& run : runs) {
+      if (run.next < run.end &&
+          (best == nullptr || records[run.next].skill_md.view() < records[best->next].skill_md.view())) {
+        best = &run;
+      }
+    }
+    if (best == nullptr) {
+      break;  // unreachable: the runs cover every record
+    }
+    order.push_back(best->next++);
+  }
+  return order;
 }
 
 bool cache_enabled(const Context& ctx, const CatalogOptions& options) {
@@ -120,22 +157,30 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
 
   std::string buffer;
   buffer.reserve(limits::k_listing_read_window);
-  std::size_t kept = 0;
   std::optional<ListingCache> cache;
+  std::vector<std::size_t> order;
   if (cache_enabled(ctx, options)) {
     cache.emplace(ListingCache::load(listing_cache_path(ctx), options.cache_racy_window_ns));
+    order = path_order(catalog.records);
   }
-  for (std::size_t index = 0; index < catalog.records.size(); ++index) {
+  // Skips are reported in record order whatever order the files are read in.
+  std::vector<std::pair<std::size_t, SkippedPath>> skips;
+  std::vector<bool> dropped(catalog.records.size(), false);
+  ListingOutcome outcome;
+  const std::size_t steps = cache ? order.size() : catalog.records.size();
+  for (std::size_t step = 0; step < steps; ++step) {
+    const std::size_t index = cache ? order[step] : step;
     SkillRecord& record = catalog.records[index];
-    ListingOutcome outcome = read_listing(record.skill_md.c_str(), buffer, cache ? &*cache : nullptr);
+    read_listing(record, buffer, cache ? &*cache : nullptr, outcome);
     if (!outcome.listed) {
-      catalog.skipped.push_back(
-          SkippedPath{record.skill_md.path(), outcome.failure.reason, std::move(outcome.failure.detail)});
+      skips.emplace_back(index, SkippedPath{record.skill_md.path(), outcome.failure.reason,
+                                            std::move(outcome.failure.detail)});
+      dropped[index] = true;
       continue;
     }
     ListingFields& fields = outcome.fields;
     if (!fields.yaml_problem.empty()) {
-      catalog.skipped.push_back(SkippedPath{record.skill_md.path(), SkipReason::bad_frontmatter,
+      skips.emplace_back(index, SkippedPath{record.skill_md.path(), SkipReason::bad_frontmatter,
                                             "listed through the line-by-line fallback: " + fields.yaml_problem});
     }
     record.frontmatter_name = std::move(fields.frontmatter_name);
@@ -145,16 +190,28 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     record.description = truncate_description(std::move(fields.description));
     record.platforms = std::move(fields.platforms);
     record.environments = std::move(fields.environments);
+  }
+  if (cache) {
+    cache->save_if_changed();
+    cache.reset();
+  }
+  order = {};
+  std::stable_sort(skips.begin(), skips.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [index, skipped] : skips) {
+    catalog.skipped.push_back(std::move(skipped));
+  }
+  skips = {};
+  std::size_t kept = 0;
+  for (std::size_t index = 0; index < catalog.records.size(); ++index) {
+    if (dropped[index]) {
+      continue;
+    }
     if (kept != index) {
-      catalog.records[kept] = std::move(record);
+      catalog.records[kept] = std::move(catalog.records[index]);
     }
     ++kept;
   }
   catalog.records.erase(catalog.records.begin() + static_cast<std::ptrdiff_t>(kept), catalog.records.end());
-  if (cache) {
-    cache->save_if_changed();
-    cache.reset();  // its copies of every description are not needed past here
-  }
   catalog.skills_per_root.assign(roots.size(), 0);
   for (const SkillRecord& record : catalog.records) {
     ++catalog.skills_per_root[record.root_index];
@@ -179,8 +236,10 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
       offerable.push_back(index);
     }
   }
-  std::stable_sort(offerable.begin(), offerable.end(), [&catalog](std::size_t a, std::size_t b) {
-    return catalog.records[a].name < catalog.records[b].name;
+  // Ties broken by index give the stable order without stable_sort's buffer.
+  std::sort(offerable.begin(), offerable.end(), [&catalog](std::size_t a, std::size_t b) {
+    const int by_name = catalog.records[a].name.compare(catalog.records[b].name);
+    return by_name != 0 ? by_name < 0 : a < b;
   });
   for (std::size_t i = 1; i < offerable.size(); ++i) {
     SkillRecord& record = catalog.records[offerable[i]];
@@ -209,13 +268,18 @@ std::vector<const SkillRecord*> Catalog::sorted_listing(const std::optional<std:
     }
     out.push_back(&record);
   }
-  std::stable_sort(out.begin(), out.end(), [](const SkillRecord* a, const SkillRecord* b) {
+  // `out` is in record order, so ties broken by address keep it (a stable
+  // sort without stable_sort's buffer).
+  std::sort(out.begin(), out.end(), [](const SkillRecord* a, const SkillRecord* b) {
     const std::string_view a_category = a->category ? std::string_view(*a->category) : std::string_view();
     const std::string_view b_category = b->category ? std::string_view(*b->category) : std::string_view();
-    if (a_category != b_category) {
-      return a_category < b_category;
+    if (const int by_category = a_category.compare(b_category); by_category != 0) {
+      return by_category < 0;
     }
-    return a->name < b->name;
+    if (const int by_name = a->name.compare(b->name); by_name != 0) {
+      return by_name < 0;
+    }
+    return std::less<const SkillRecord*>()(a, b);
   });
   return out;
 }

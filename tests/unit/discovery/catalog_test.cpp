@@ -439,6 +439,42 @@ TEST_F(CatalogTest, ListingCacheSeesAnInPlaceEditOnTheNextCall) {
   EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version B");
 }
 
+// The cache is kept in path order while roots are walked in tier order: with
+// an external root sorting before the local one, an unchanged tree must still
+// be served entirely from the cache (the file is not rewritten) and give the
+// same records.
+TEST_F(CatalogTest, ListingCacheServesSeveralRootsWithoutRewriting) {
+  skill("local-a", skill_text("local-a", "Local A"));
+  skill("cat/local-b", skill_text("local-b", "Local B"));
+  tree.write("aaa-ext/ext-a/SKILL.md", skill_text("ext-a", "External A"));
+  tree.write("aaa-ext/local-a/SKILL.md", skill_text("local-a", "Shadowed"));
+  tree.write("aaa-ext/broken/SKILL.md", std::string("---\nname: x\n---\n\xff\n"));
+  config.skills.external_dirs = {tree.path("aaa-ext").string()};
+  const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
+  const core::Catalog first = core::build_catalog(ctx(), config, cached);
+  const fs::path cache_file = core::listing_cache_path(ctx());
+  ASSERT_TRUE(fs::exists(cache_file));
+  struct stat before {};
+  ASSERT_EQ(::stat(cache_file.c_str(), &before), 0);
+  const core::Catalog second = core::build_catalog(ctx(), config, cached);
+  struct stat after {};
+  ASSERT_EQ(::stat(cache_file.c_str(), &after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  ASSERT_EQ(first.records.size(), second.records.size());
+  for (std::size_t i = 0; i < first.records.size(); ++i) {
+    EXPECT_EQ(first.records[i].skill_md, second.records[i].skill_md);
+    EXPECT_EQ(first.records[i].description, second.records[i].description);
+    EXPECT_EQ(first.records[i].hidden, second.records[i].hidden);
+  }
+  EXPECT_EQ(first.listed, second.listed);
+  ASSERT_EQ(first.skipped.size(), second.skipped.size());
+  for (std::size_t i = 0; i < first.skipped.size(); ++i) {
+    EXPECT_EQ(first.skipped[i].path, second.skipped[i].path);
+    EXPECT_EQ(first.skipped[i].reason, second.skipped[i].reason);
+  }
+  EXPECT_EQ(first.records.size(), 4u);
+}
+
 TEST_F(CatalogTest, ListingCacheCanBeSwitchedOffByEnvironment) {
   skill("one", skill_text("one", "Only"));
   const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
