@@ -1,5 +1,7 @@
 #include "protocol/catalog_json.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -71,6 +73,25 @@ void append_json_string(std::string& out, std::string_view value) {
   out.push_back('"');
   std::size_t run = 0;
   for (std::size_t i = 0; i < value.size(); ++i) {
+    // Skip eight plain bytes at a time: a word is plain when no byte is below
+    // 0x20 and none equals '"' or '\\' (bytes >= 0x80 never trip the test).
+    while (i + 8 <= value.size()) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, value.data() + i, 8);
+      constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
+      constexpr std::uint64_t k_highs = 0x8080808080808080ULL;
+      const std::uint64_t quote = word ^ (k_ones * '"');
+      const std::uint64_t backslash = word ^ (k_ones * '\\');
+      const std::uint64_t special = ((word - k_ones * 0x20) & ~word) | ((quote - k_ones) & ~quote) |
+                                    ((backslash - k_ones) & ~backslash);
+      if ((special & k_highs) != 0) {
+        break;
+      }
+      i += 8;
+    }
+    if (i >= value.size()) {
+      break;
+    }
     const auto c = static_cast<unsigned char>(value[i]);
     if (c >= 0x20 && c != '"' && c != '\\') {
       continue;
@@ -95,6 +116,22 @@ void append_json_string(std::string& out, std::string_view value) {
   out.push_back('"');
 }
 
+// True when no byte has its high bit set (then the text is valid UTF-8);
+// most descriptions are ASCII, and this checks eight bytes at a time.
+bool is_ascii(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t high = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, 8);
+    high |= word;
+  }
+  for (; i < text.size(); ++i) {
+    high |= static_cast<unsigned char>(text[i]);
+  }
+  return (high & 0x8080808080808080ULL) == 0;
+}
+
 // Streams one JSON document in nlohmann's dump() layout, buffered so the
 // ostream sees a few large writes.
 class ListWriter {
@@ -115,8 +152,8 @@ class ListWriter {
     m_buffer.append(name);
     m_buffer.append(m_indent >= 0 ? "\": " : "\":");
   }
-  void string(const std::string& value) {
-    if (core::find_invalid_utf8(value)) {
+  void string(std::string_view value) {
+    if (!is_ascii(value) && core::find_invalid_utf8(value)) {
       append_json_string(m_buffer, core::sanitize_utf8(value));
     } else {
       append_json_string(m_buffer, value);
@@ -184,7 +221,7 @@ void write_list_json(std::ostream& out, const core::Catalog& catalog, const std:
       w.raw(",");
       w.newline(3);
       w.key("path");
-      w.string(record.skill_md.string());
+      w.string(record.skill_md.view());
       w.raw(",");
       w.newline(3);
       w.key("source");

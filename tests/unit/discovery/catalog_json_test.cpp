@@ -153,6 +153,32 @@ TEST_F(CatalogJson, ListTextIsATableWithinOneHundredColumns) {
 namespace skillrt::test {
 namespace {
 
+// The streamed writer skips plain text eight bytes at a time: every character
+// that needs escaping, at every offset in a word, next to UTF-8 and DEL, must
+// still come out exactly as the tree dump spells it.
+TEST(CatalogJsonStream, EscapesAtEveryOffsetMatchTheTreeDump) {
+  core::Catalog catalog;
+  const std::vector<std::string> specials = {"\"", "\\", "\x01", "\x1f", "\n", "\t", "\x7f", "\xC3\xA9", " "};
+  for (std::size_t offset = 0; offset < 20; ++offset) {
+    for (const std::string& special : specials) {
+      core::SkillRecord record;
+      std::string text(offset, 'x');
+      text += special;
+      text += std::string(19 - offset, 'y');
+      record.name = "n" + std::to_string(catalog.records.size()) + text;
+      record.description = text + text;
+      record.skill_md = "/skills/" + std::to_string(catalog.records.size()) + "/SKILL.md";
+      catalog.listed.push_back(catalog.records.size());
+      catalog.records.push_back(std::move(record));
+    }
+  }
+  for (int indent : {-1, 2}) {
+    std::ostringstream streamed;
+    protocol::write_list_json(streamed, catalog, std::nullopt, indent);
+    EXPECT_EQ(streamed.str(), protocol::list_json(catalog, std::nullopt).dump(indent)) << "indent " << indent;
+  }
+}
+
 TEST(CatalogJsonStream, StreamedListEqualsTheTreeDump) {
   TempTree tree;
   tree.write("hermes/skills/solo/SKILL.md", skill_text("solo", "Quote \" and \\\\ and tab\t and \xC3\xA9"));
