@@ -179,54 +179,21 @@ void encode_entry(std::string& out, std::string_view path, const FileStamp& stam
   }
 }
 
-// Parses the path and stamp of the entry at the start of `r` and skips the rest.
-bool parse_entry(Reader& r, std::string_view& path, FileStamp& stamp) {
-  std::uint64_t listed = 0;
+// Reads the fixed head of an entry: path, stamp and whether it was listed.
+bool read_head(Reader& r, std::string_view& path, FileStamp& stamp, bool& listed) {
+  std::uint64_t flag = 0;
   if (!r.view(path) || !r.u64(stamp.device) || !r.u64(stamp.inode) || !r.i64(stamp.size) || !r.i64(stamp.mtime_ns) ||
-      !r.i64(stamp.ctime_ns) || !r.u64(listed) || listed > 1) {
+      !r.i64(stamp.ctime_ns) || !r.u64(flag) || flag > 1) {
     return false;
   }
-  if (listed == 1) {
-    return r.skip_str() && r.skip_str() && r.skip_strs() && r.skip_strs() && r.skip_str();
-  }
-  std::uint64_t reason = 0;
-  return r.u64(reason) && reason <= static_cast<std::uint64_t>(SkipReason::special_file) && r.skip_str();
-}
-
-// Decodes a whole entry (already checked by parse_entry) into `outcome`.
-bool decode_entry(Reader& r, std::string& path, FileStamp& stamp, ListingOutcome& outcome) {
-  std::uint64_t listed = 0;
-  if (!r.str(path) || !r.u64(stamp.device) || !r.u64(stamp.inode) || !r.i64(stamp.size) || !r.i64(stamp.mtime_ns) ||
-      !r.i64(stamp.ctime_ns) || !r.u64(listed) || listed > 1) {
-    return false;
-  }
-  outcome.listed = listed == 1;
-  if (outcome.listed) {
-    return r.str(outcome.fields.frontmatter_name) && r.str(outcome.fields.description) &&
-           r.strs(outcome.fields.platforms) && r.strs(outcome.fields.environments) &&
-           r.str(outcome.fields.yaml_problem);
-  }
-  std::uint64_t reason = 0;
-  if (!r.u64(reason) || reason > static_cast<std::uint64_t>(SkipReason::special_file) ||
-      !r.str(outcome.failure.detail)) {
-    return false;
-  }
-  outcome.failure.reason = static_cast<SkipReason>(reason);
+  listed = flag == 1;
   return true;
 }
 
-// Decodes only the outcome of an entry (path and stamp are skipped).
-bool decode_outcome(std::string_view entry, ListingOutcome& outcome) {
-  Reader r(entry);
-  std::string_view path;
-  FileStamp stamp;
-  std::uint64_t listed = 0;
-  if (!r.view(path) || !r.u64(stamp.device) || !r.u64(stamp.inode) || !r.i64(stamp.size) || !r.i64(stamp.mtime_ns) ||
-      !r.i64(stamp.ctime_ns) || !r.u64(listed) || listed > 1) {
-    return false;
-  }
-  outcome.listed = listed == 1;
-  if (outcome.listed) {
+// Reads the rest of an entry into `outcome`.
+bool read_body(Reader& r, bool listed, ListingOutcome& outcome) {
+  outcome.listed = listed;
+  if (listed) {
     outcome.fields.platforms.clear();
     outcome.fields.environments.clear();
     return r.str(outcome.fields.frontmatter_name) && r.str(outcome.fields.description) &&
@@ -240,6 +207,39 @@ bool decode_outcome(std::string_view entry, ListingOutcome& outcome) {
   }
   outcome.failure.reason = static_cast<SkipReason>(reason);
   return true;
+}
+
+// Parses the path and stamp of the entry at the start of `r` and skips the rest.
+bool parse_entry(Reader& r, std::string_view& path, FileStamp& stamp) {
+  bool listed = false;
+  if (!read_head(r, path, stamp, listed)) {
+    return false;
+  }
+  if (listed) {
+    return r.skip_str() && r.skip_str() && r.skip_strs() && r.skip_strs() && r.skip_str();
+  }
+  std::uint64_t reason = 0;
+  return r.u64(reason) && reason <= static_cast<std::uint64_t>(SkipReason::special_file) && r.skip_str();
+}
+
+// Decodes a whole entry into `path`, `stamp` and `outcome`.
+bool decode_entry(Reader& r, std::string& path, FileStamp& stamp, ListingOutcome& outcome) {
+  std::string_view path_view;
+  bool listed = false;
+  if (!read_head(r, path_view, stamp, listed)) {
+    return false;
+  }
+  path.assign(path_view);
+  return read_body(r, listed, outcome);
+}
+
+// Decodes only the outcome of an entry (path and stamp are skipped).
+bool decode_outcome(std::string_view entry, ListingOutcome& outcome) {
+  Reader r(entry);
+  std::string_view path;
+  FileStamp stamp;
+  bool listed = false;
+  return read_head(r, path, stamp, listed) && read_body(r, listed, outcome);
 }
 
 struct BlockHeader {
