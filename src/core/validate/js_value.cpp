@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/yaml/float_syntax.hpp"
+
 namespace skillrt::core {
 
 namespace {
@@ -74,48 +76,7 @@ bool js_yaml_float(std::string_view s) {
   if (unsigned_part == ".inf" || unsigned_part == ".Inf" || unsigned_part == ".INF") {
     return true;
   }
-  std::size_t i = 0;
-  std::string_view t = unsigned_part;
-  std::size_t int_digits = 0;
-  while (i < t.size() && is_dec(t[i])) {
-    ++i;
-    ++int_digits;
-  }
-  if (int_digits == 0) {
-    // Only the unsigned ".5" form may start with a dot.
-    if (has_sign || i >= t.size() || t[i] != '.') {
-      return false;
-    }
-    ++i;
-    std::size_t frac = 0;
-    while (i < t.size() && is_dec(t[i])) {
-      ++i;
-      ++frac;
-    }
-    if (frac == 0) {
-      return false;
-    }
-  } else if (i < t.size() && t[i] == '.') {
-    ++i;
-    while (i < t.size() && is_dec(t[i])) {
-      ++i;
-    }
-  }
-  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    if (i < t.size() && (t[i] == '-' || t[i] == '+')) {
-      ++i;
-    }
-    std::size_t exp = 0;
-    while (i < t.size() && is_dec(t[i])) {
-      ++i;
-      ++exp;
-    }
-    if (exp == 0) {
-      return false;
-    }
-  }
-  return i == t.size();
+  return is_decimal_float(s, /*signed_leading_dot=*/false);
 }
 
 // js-yaml's timestamp forms: YYYY-MM-DD, or a date, T/t/spaces, hh:mm:ss[.frac][tz].

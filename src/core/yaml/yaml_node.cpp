@@ -1,5 +1,7 @@
 #include "core/yaml/yaml_node.hpp"
 
+#include "core/yaml/float_syntax.hpp"
+
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -48,47 +50,6 @@ bool is_core_int(std::string_view s) {
   return all_of(s, is_digit);
 }
 
-// [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-bool is_core_decimal_float(std::string_view s) {
-  std::size_t i = 0;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
-    ++i;
-  }
-  std::size_t int_digits = 0;
-  while (i < s.size() && is_digit(s[i])) {
-    ++i;
-    ++int_digits;
-  }
-  std::size_t frac_digits = 0;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && is_digit(s[i])) {
-      ++i;
-      ++frac_digits;
-    }
-  } else if (int_digits == 0) {
-    return false;
-  }
-  if (int_digits == 0 && frac_digits == 0) {
-    return false;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
-      ++i;
-    }
-    std::size_t exp_digits = 0;
-    while (i < s.size() && is_digit(s[i])) {
-      ++i;
-      ++exp_digits;
-    }
-    if (exp_digits == 0) {
-      return false;
-    }
-  }
-  return i == s.size();
-}
-
 bool is_core_inf(std::string_view s) {
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
     s.remove_prefix(1);
@@ -99,7 +60,7 @@ bool is_core_inf(std::string_view s) {
 bool is_core_nan(std::string_view s) { return s == ".nan" || s == ".NaN" || s == ".NAN"; }
 
 bool is_core_float(std::string_view s) {
-  return is_core_inf(s) || is_core_nan(s) || is_core_decimal_float(s);
+  return is_core_inf(s) || is_core_nan(s) || is_decimal_float(s, /*signed_leading_dot=*/true);
 }
 
 // The value of a core-schema float (inf/nan forms included).
