@@ -17,45 +17,6 @@ namespace fs = std::filesystem;
 
 std::string errno_text(int err) { return std::generic_category().message(err); }
 
-// Closes a descriptor on scope exit unless released.
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return m_fd; }
-  int release() {
-    int fd = m_fd;
-    m_fd = -1;
-    return fd;
-  }
-
- private:
-  int m_fd;
-};
-
-// Removes the temporary file on scope exit unless the rename happened.
-class TempGuard {
- public:
-  explicit TempGuard(std::string path) : m_path(std::move(path)) {}
-  ~TempGuard() {
-    if (!m_path.empty()) {
-      ::unlink(m_path.c_str());
-    }
-  }
-  TempGuard(const TempGuard&) = delete;
-  TempGuard& operator=(const TempGuard&) = delete;
-  void dismiss() { m_path.clear(); }
-
- private:
-  std::string m_path;
-};
-
 Result<void> write_all(int fd, std::string_view content, const std::string& what) {
   while (!content.empty()) {
     ssize_t n = ::write(fd, content.data(), content.size());
@@ -72,7 +33,7 @@ Result<void> write_all(int fd, std::string_view content, const std::string& what
 
 }  // namespace
 
-Result<void> write_file_atomic(const fs::path& path, std::string_view content) {
+Result<AtomicFileWriter> AtomicFileWriter::open(const fs::path& path) {
   fs::path target = path;
   std::error_code ec;
   if (fs::is_symlink(target, ec)) {
@@ -82,7 +43,7 @@ Result<void> write_file_atomic(const fs::path& path, std::string_view content) {
     }
     target = resolved;
   }
-  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
 
   mode_t mode = 0600;
   struct stat st {};
@@ -94,33 +55,82 @@ Result<void> write_file_atomic(const fs::path& path, std::string_view content) {
   }
 
   std::string temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
-  Fd fd(::mkostemp(temp.data(), O_CLOEXEC));
-  if (fd.get() < 0) {
+  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+  if (fd < 0) {
     return fail(ErrorCode::io_error, "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
   }
-  TempGuard guard(temp);
-  if (::fchmod(fd.get(), mode) != 0) {
-    return fail(ErrorCode::io_error, "cannot set permissions on " + temp + ": " + errno_text(errno));
+  AtomicFileWriter writer(std::move(target), std::move(temp), fd);
+  if (::fchmod(fd, mode) != 0) {
+    return fail(ErrorCode::io_error, "cannot set permissions on " + writer.m_temp + ": " + errno_text(errno));
   }
-  if (auto written = write_all(fd.get(), content, temp); !written) {
-    return written;
+  return writer;
+}
+
+AtomicFileWriter::AtomicFileWriter(fs::path target, std::string temp, int fd)
+    : m_target(std::move(target)), m_temp(std::move(temp)), m_fd(fd) {}
+
+AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
+    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)), m_fd(other.m_fd) {
+  other.m_temp.clear();
+  other.m_fd = -1;
+}
+
+AtomicFileWriter::~AtomicFileWriter() { discard(); }
+
+void AtomicFileWriter::discard() {
+  if (m_fd >= 0) {
+    ::close(m_fd);
+    m_fd = -1;
   }
-  if (::fsync(fd.get()) != 0) {
-    return fail(ErrorCode::io_error, "cannot fsync " + temp + ": " + errno_text(errno));
+  if (!m_temp.empty()) {
+    ::unlink(m_temp.c_str());
+    m_temp.clear();
   }
-  if (::close(fd.release()) != 0) {
-    return fail(ErrorCode::io_error, "cannot close " + temp + ": " + errno_text(errno));
+}
+
+Result<void> AtomicFileWriter::append(std::string_view bytes) {
+  if (m_fd < 0) {
+    return fail(ErrorCode::internal, "write to a closed atomic file");
   }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    return fail(ErrorCode::io_error, "cannot rename " + temp + " to " + target.string() + ": " + errno_text(errno));
+  return write_all(m_fd, bytes, m_temp);
+}
+
+Result<void> AtomicFileWriter::commit() {
+  if (m_fd < 0) {
+    return fail(ErrorCode::internal, "commit of a closed atomic file");
   }
-  guard.dismiss();
+  if (::fsync(m_fd) != 0) {
+    return fail(ErrorCode::io_error, "cannot fsync " + m_temp + ": " + errno_text(errno));
+  }
+  const int fd = m_fd;
+  m_fd = -1;
+  if (::close(fd) != 0) {
+    return fail(ErrorCode::io_error, "cannot close " + m_temp + ": " + errno_text(errno));
+  }
+  if (::rename(m_temp.c_str(), m_target.c_str()) != 0) {
+    return fail(ErrorCode::io_error,
+                "cannot rename " + m_temp + " to " + m_target.string() + ": " + errno_text(errno));
+  }
+  m_temp.clear();
   // Make the rename itself durable.
-  Fd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dir_fd.get() >= 0) {
-    ::fsync(dir_fd.get());
+  const fs::path dir = m_target.parent_path().empty() ? fs::path(".") : m_target.parent_path();
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
   }
   return {};
+}
+
+Result<void> write_file_atomic(const fs::path& path, std::string_view content) {
+  auto writer = AtomicFileWriter::open(path);
+  if (!writer) {
+    return tl::unexpected(writer.error());
+  }
+  if (auto appended = writer->append(content); !appended) {
+    return appended;
+  }
+  return writer->commit();
 }
 
 }  // namespace skillrt::core
