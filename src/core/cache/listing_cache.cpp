@@ -264,20 +264,6 @@ void append_block_header(std::string& out, std::uint64_t size, std::uint64_t cou
   w.u64(sum);
 }
 
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 // Reads exactly bytes.size() bytes at `offset`; false on error or end of file.
 bool read_at(int fd, std::uint64_t offset, char* data, std::size_t size) {
   while (size > 0) {
@@ -397,13 +383,13 @@ ListingCache::ListingCache(ListingCache&& other) noexcept
       m_next_offset(other.m_next_offset), m_block_offset(other.m_block_offset), m_block(std::move(other.m_block)),
       m_block_left(other.m_block_left), m_pos(other.m_pos), m_block_consumed(other.m_block_consumed),
       m_prev_blocks_count(other.m_prev_blocks_count), m_out(std::move(other.m_out)),
-      m_tmp_path(std::move(other.m_tmp_path)), m_writing(other.m_writing), m_write_failed(other.m_write_failed),
+      m_writing(other.m_writing), m_write_failed(other.m_write_failed),
       m_out_block(std::move(other.m_out_block)), m_out_block_count(other.m_out_block_count),
       m_out_total(other.m_out_total), m_last_path(std::move(other.m_last_path)), m_have_last(other.m_have_last) {
   // The parsed entry pointed into the old block; peek() parses it again.
   other.m_writing = false;
   other.m_in_ok = false;
-  other.m_tmp_path.clear();
+  other.m_out.reset();
 }
 
 ListingCache::~ListingCache() {
@@ -571,17 +557,16 @@ void ListingCache::start_writer() {
   }
   std::error_code ec;
   std::filesystem::create_directories(m_file.parent_path(), ec);
-  // A name no other writer uses (pid and clock) and O_EXCL: two processes
-  // saving at once each write their own file; the last rename wins whole.
-  m_tmp_path = m_file.native() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(now_ns());
-  m_out = Fd(::open(m_tmp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600));
-  if (m_out.get() < 0) {
-    m_tmp_path.clear();
+  // Each writer has its own temporary file: two processes saving at once
+  // each publish a whole file, and the last rename wins.
+  auto writer = AtomicFileWriter::open(m_file);
+  if (!writer) {
     m_write_failed = true;
     return;
   }
+  m_out.emplace(std::move(*writer));
   m_writing = true;
-  if (!write_all(m_out.get(), k_magic)) {
+  if (!m_out->append(k_magic)) {
     abandon_writer();
     return;
   }
@@ -591,7 +576,7 @@ void ListingCache::start_writer() {
     for (std::uint64_t at = k_magic.size(); at < m_block_offset;) {
       const std::uint64_t want = std::min<std::uint64_t>(m_block_offset - at, k_block_target);
       chunk.resize(want);
-      if (!read_at(m_in.get(), at, chunk.data(), chunk.size()) || !write_all(m_out.get(), chunk)) {
+      if (!read_at(m_in.get(), at, chunk.data(), chunk.size()) || !m_out->append(chunk)) {
         abandon_writer();
         return;
       }
@@ -624,7 +609,7 @@ bool ListingCache::flush_block(bool last) {
   std::string header;
   if (m_out_block_count > 0) {
     append_block_header(header, m_out_block.size(), m_out_block_count, checksum(m_out_block));
-    if (!write_all(m_out.get(), header) || !write_all(m_out.get(), m_out_block)) {
+    if (!m_out->append(header) || !m_out->append(m_out_block)) {
       abandon_writer();
       return false;
     }
@@ -634,7 +619,7 @@ bool ListingCache::flush_block(bool last) {
   if (last) {
     header.clear();
     append_block_header(header, 0, m_out_total, trailer_checksum(m_out_total));
-    if (!write_all(m_out.get(), header)) {
+    if (!m_out->append(header)) {
       abandon_writer();
       return false;
     }
@@ -643,11 +628,7 @@ bool ListingCache::flush_block(bool last) {
 }
 
 void ListingCache::abandon_writer() {
-  m_out.reset();
-  if (!m_tmp_path.empty()) {
-    ::unlink(m_tmp_path.c_str());
-    m_tmp_path.clear();
-  }
+  m_out.reset();  // an uncommitted writer removes its temporary file
   if (m_writing) {
     m_write_failed = true;
   }
@@ -667,11 +648,10 @@ void ListingCache::save_if_changed() {
     return;
   }
   // Concurrent readers see the old file or the new one, never a mix.
-  if (::fsync(m_out.get()) != 0 || ::rename(m_tmp_path.c_str(), m_file.c_str()) != 0) {
+  if (!m_out->commit()) {
     abandon_writer();
     return;
   }
-  m_tmp_path.clear();
   m_out.reset();
   m_writing = false;
   m_dirty = false;

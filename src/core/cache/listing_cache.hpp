@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/discovery/skill_reader.hpp"
+#include "core/util/atomic_file.hpp"
 
 namespace skillrt::core {
 
@@ -135,8 +136,7 @@ private:
   ListingOutcome m_slot;
 
   // Writing the new file (only once something differs from the old one).
-  Fd m_out;
-  std::string m_tmp_path;
+  std::optional<AtomicFileWriter> m_out;
   bool m_writing = false;
   bool m_write_failed = false;
   std::string m_out_block;
