@@ -16,14 +16,14 @@ constexpr const char* k_empty_message = "No skills found in skills/ directory.";
 constexpr const char* k_list_hint = "Use skill_view(name) to see full content, tags, and linked files";
 
 // JSON strings must be UTF-8; paths from the filesystem need not be.
-std::string text(const std::string& value) {
+std::string text(std::string_view value) {
   if (core::find_invalid_utf8(value)) {
     return core::sanitize_utf8(value);
   }
-  return value;
+  return std::string(value);
 }
 
-Json optional_string(const std::optional<std::string>& value) {
+Json optional_string(const std::optional<std::string_view>& value) {
   if (value) {
     return text(*value);
   }
@@ -68,9 +68,8 @@ namespace {
 // Appends `value` as a JSON string exactly as nlohmann's dump() spells it
 // (ensure_ascii off): only '"', '\\' and control characters are escaped.
 // Runs of plain bytes are copied whole; this loop writes every description.
-void append_json_string(std::string& out, std::string_view value) {
+void append_json_chars(std::string& out, std::string_view value) {
   static constexpr char k_hex[] = "0123456789abcdef";
-  out.push_back('"');
   std::size_t run = 0;
   for (std::size_t i = 0; i < value.size(); ++i) {
     // Skip eight plain bytes at a time: a word is plain when no byte is below
@@ -113,6 +112,11 @@ void append_json_string(std::string& out, std::string_view value) {
     }
   }
   out.append(value.substr(run));
+}
+
+void append_json_string(std::string& out, std::string_view value) {
+  out.push_back('"');
+  append_json_chars(out, value);
   out.push_back('"');
 }
 
@@ -157,6 +161,21 @@ class ListWriter {
       append_json_string(m_buffer, core::sanitize_utf8(value));
     } else {
       append_json_string(m_buffer, value);
+    }
+    maybe_flush();
+  }
+  // A path in two pieces, as one JSON string. The pieces meet at a '/', so
+  // each is valid UTF-8 exactly when the whole is.
+  void path(const core::PathString& value) {
+    const std::string_view head = value.head();
+    const std::string_view tail = value.tail();
+    if ((!is_ascii(head) && core::find_invalid_utf8(head)) || (!is_ascii(tail) && core::find_invalid_utf8(tail))) {
+      append_json_string(m_buffer, core::sanitize_utf8(value.string()));
+    } else {
+      m_buffer.push_back('"');
+      append_json_chars(m_buffer, head);
+      append_json_chars(m_buffer, tail);
+      m_buffer.push_back('"');
     }
     maybe_flush();
   }
@@ -221,7 +240,7 @@ void write_list_json(std::ostream& out, const core::Catalog& catalog, const std:
       w.raw(",");
       w.newline(3);
       w.key("path");
-      w.string(record.skill_md.view());
+      w.path(record.skill_md);
       w.raw(",");
       w.newline(3);
       w.key("source");

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <functional>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "core/cache/listing_cache.hpp"
 #include "core/discovery/gates.hpp"
@@ -17,51 +20,78 @@ namespace skillrt::core {
 
 namespace {
 
+// Hands whole free pages in the middle of the heap back to the system: the
+// walk's path strings die before the records' text is read, and without this
+// their pages would stay resident next to it.
+void release_free_heap() {
+#if defined(__GLIBC__)
+  ::malloc_trim(0);
+#endif
+}
+
 constexpr std::string_view k_ellipsis = "...";
 
-std::string truncate_description(std::string description) {
+// The listing description: `text` itself unless it is over the limit.
+std::string_view truncate_description(std::string_view text, std::string& scratch) {
   // No more bytes than the limit means no more characters: skip the count.
-  if (description.size() <= limits::k_max_description_length ||
-      utf8_length(description) <= limits::k_max_description_length) {
-    return description;
+  if (text.size() <= limits::k_max_description_length || utf8_length(text) <= limits::k_max_description_length) {
+    return text;
   }
-  std::string out = utf8_prefix(description, limits::k_max_description_length - k_ellipsis.size());
-  out.append(k_ellipsis);
-  return out;
+  scratch = utf8_prefix(text, limits::k_max_description_length - k_ellipsis.size());
+  scratch.append(k_ellipsis);
+  return scratch;
 }
 
-// Fills the path-derived fields of `record` from its SKILL.md path under `root`.
-void set_location(SkillRecord& record, std::string_view file, std::string_view root, Tier tier) {
-  std::string_view dir = file.substr(0, file.rfind('/'));
-  record.dir_name = std::string(dir.substr(dir.rfind('/') + 1));
+// The first `max_chars` code points of valid UTF-8 `text`, as a view of it.
+std::string_view utf8_prefix_view(std::string_view text, std::size_t max_chars) {
+  // No more bytes than characters allowed: nothing to cut.
+  if (text.size() <= max_chars) {
+    return text;
+  }
+  return text.substr(0, utf8_prefix(text, max_chars).size());
+}
+
+// Fills the path-derived fields of `record` from `root` (shared, in the
+// arena) and `tail`, the rest of the SKILL.md path ("/a/b/skill/SKILL.md",
+// in the arena): every directory field is a view of those bytes.
+void set_location(SkillRecord& record, std::string_view root, std::string_view tail, Tier tier) {
+  record.skill_md = PathString(root, tail);
+  const std::string_view dir_tail = tail.substr(0, tail.rfind('/'));
+  record.dir = PathString(root, dir_tail);
+  const std::string_view last = dir_tail.empty() ? root : dir_tail;
+  record.dir_name = last.substr(last.rfind('/') + 1);
   // Directories from the root down to the skill dir, e.g. "a/b/skill".
-  std::string_view relative_dir = dir.size() > root.size() + 1 ? dir.substr(root.size() + 1) : std::string_view();
-  std::size_t last_slash = relative_dir.rfind('/');
+  const std::string_view relative_dir = dir_tail.size() > 1 ? dir_tail.substr(1) : std::string_view();
+  const std::size_t last_slash = relative_dir.rfind('/');
   if (last_slash != std::string_view::npos) {
-    record.index_category = std::string(relative_dir.substr(0, last_slash));
+    record.index_category = relative_dir.substr(0, last_slash);
     // §2.1 rule 4: only local and external roots give a listing category.
     if (tier != Tier::project) {
-      record.category = std::string(relative_dir.substr(0, relative_dir.find('/')));
+      record.category = relative_dir.substr(0, relative_dir.find('/'));
     }
   }
-  record.dir = dir;
-  record.skill_md = file;
 }
 
-// The listing outcome of one SKILL.md, from the cache when its stamp is unchanged.
-void read_listing(const SkillRecord& record, std::string& buffer, ListingCache* cache, ListingOutcome& outcome) {
-  const char* path = record.skill_md.c_str();
-  const std::optional<FileStamp> stamp = cache != nullptr ? stamp_file(path) : std::nullopt;
+// The listing outcome of one SKILL.md (whose full path is `path`), from the
+// cache when its stamp is unchanged. Swapping with the cache's slot keeps
+// both sides' string buffers for the next entry.
+void read_listing(const std::string& path, std::string& buffer, ListingCache* cache, ListingOutcome& outcome) {
+  const std::optional<FileStamp> stamp = cache != nullptr ? stamp_file(path.c_str()) : std::nullopt;
   if (stamp) {
-    if (ListingOutcome* hit = cache->find(record.skill_md.view(), *stamp)) {
-      outcome = std::move(*hit);
+    if (ListingOutcome* hit = cache->find(path, *stamp)) {
+      std::swap(outcome, *hit);
       return;
     }
   }
-  outcome = ListingOutcome{};
+  outcome.fields.frontmatter_name.clear();
+  outcome.fields.description.clear();
+  outcome.fields.platforms.clear();
+  outcome.fields.environments.clear();
+  outcome.fields.yaml_problem.clear();
+  outcome.failure = ListingFailure{SkipReason::unreadable, {}};
   outcome.listed = read_listing_fields(path, buffer, outcome.fields, outcome.failure);
   if (stamp) {
-    cache->store(record.skill_md.view(), *stamp, outcome);
+    cache->store(path, *stamp, outcome);
   }
 }
 
@@ -86,7 +116,7 @@ std::vector<std::size_t> path_order(const std::vector<SkillRecord>& records) {
     Run* best = nullptr;
     for (Run& run : runs) {
       if (run.next < run.end &&
-          (best == nullptr || records[run.next].skill_md.view() < records[best->next].skill_md.view())) {
+          (best == nullptr || records[run.next].skill_md.compare(records[best->next].skill_md) < 0)) {
         best = &run;
       }
     }
@@ -135,8 +165,11 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     for (auto& skipped : walk.skipped) {
       catalog.skipped.push_back(std::move(skipped));
     }
+    const std::string& root_text = roots[i].path.native();
+    // The root's bytes are stored once and shared by every path under it.
+    const std::string_view root = catalog.strings.add(root_text);
     for (const auto& legacy : walk.legacy_files) {
-      catalog.legacy_files.emplace_back(legacy);
+      catalog.legacy_files.emplace_back(catalog.strings.add(legacy));
     }
     for (const std::string& file : walk.skill_files) {
       // Names and paths travel as JSON strings: a path that is not UTF-8
@@ -149,11 +182,20 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
       SkillRecord& record = catalog.records.emplace_back();
       record.root_index = i;
       record.tier = roots[i].tier;
-      set_location(record, file, roots[i].path.native(), roots[i].tier);
+      // The walker joins the root and the rest with '/': anything else keeps the whole path as the tail.
+      const bool under_root = file.size() > root_text.size() &&
+                              std::string_view(file).substr(0, root_text.size()) == root_text &&
+                              file[root_text.size()] == '/';
+      if (under_root) {
+        set_location(record, root, catalog.strings.add(std::string_view(file).substr(root_text.size())), record.tier);
+      } else {
+        set_location(record, std::string_view(), catalog.strings.add(file), record.tier);
+      }
     }
     walk = TextWalk{};
   }
   walks = {};
+  release_free_heap();
 
   std::string buffer;
   buffer.reserve(limits::k_listing_read_window);
@@ -167,29 +209,34 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   std::vector<std::pair<std::size_t, SkippedPath>> skips;
   std::vector<bool> dropped(catalog.records.size(), false);
   ListingOutcome outcome;
+  std::string path;
+  std::string truncated;
   const std::size_t steps = cache ? order.size() : catalog.records.size();
   for (std::size_t step = 0; step < steps; ++step) {
     const std::size_t index = cache ? order[step] : step;
     SkillRecord& record = catalog.records[index];
-    read_listing(record, buffer, cache ? &*cache : nullptr, outcome);
+    path.clear();
+    record.skill_md.append_to(path);
+    read_listing(path, buffer, cache ? &*cache : nullptr, outcome);
     if (!outcome.listed) {
-      skips.emplace_back(index, SkippedPath{record.skill_md.path(), outcome.failure.reason,
+      skips.emplace_back(index, SkippedPath{std::filesystem::path(path), outcome.failure.reason,
                                             std::move(outcome.failure.detail)});
       dropped[index] = true;
       continue;
     }
-    ListingFields& fields = outcome.fields;
+    const ListingFields& fields = outcome.fields;
     if (!fields.yaml_problem.empty()) {
-      skips.emplace_back(index, SkippedPath{record.skill_md.path(), SkipReason::bad_frontmatter,
+      skips.emplace_back(index, SkippedPath{std::filesystem::path(path), SkipReason::bad_frontmatter,
                                             "listed through the line-by-line fallback: " + fields.yaml_problem});
     }
-    record.frontmatter_name = std::move(fields.frontmatter_name);
-    record.name = utf8_prefix(record.frontmatter_name.empty() ? std::string_view(record.dir_name)
-                                                              : std::string_view(record.frontmatter_name),
-                              limits::k_max_name_length);
-    record.description = truncate_description(std::move(fields.description));
-    record.platforms = std::move(fields.platforms);
-    record.environments = std::move(fields.environments);
+    // Most skills are named like their folder: then the name costs no bytes.
+    record.frontmatter_name = fields.frontmatter_name == record.dir_name ? record.dir_name
+                                                                         : catalog.strings.add(fields.frontmatter_name);
+    record.name = utf8_prefix_view(record.frontmatter_name.empty() ? record.dir_name : record.frontmatter_name,
+                                   limits::k_max_name_length);
+    record.description = catalog.strings.add(truncate_description(fields.description, truncated));
+    record.platforms = catalog.strings.add_list(fields.platforms);
+    record.environments = catalog.strings.add_list(fields.environments);
   }
   if (cache) {
     cache->save_if_changed();
@@ -201,6 +248,7 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     catalog.skipped.push_back(std::move(skipped));
   }
   skips = {};
+  release_free_heap();  // the cache's blocks, the read order and the skips are gone
   std::size_t kept = 0;
   for (std::size_t index = 0; index < catalog.records.size(); ++index) {
     if (dropped[index]) {
@@ -219,18 +267,20 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
 
   const HostEnvironment host = probe_host_environment(ctx);
   std::vector<std::string> disabled_list = disabled_names(cfg.skills, ctx.platform);
-  const std::unordered_set<std::string> disabled(disabled_list.begin(), disabled_list.end());
+  // Sorted for lookups by string_view without a copy of each name.
+  std::sort(disabled_list.begin(), disabled_list.end());
   // Offerable records grouped by name with a stable sort: the first of each
   // group is the earliest in discovery order, i.e. the winner. (A sorted index
   // vector costs 8 bytes a record; a hash map of names costs several times that.)
   std::vector<std::size_t> offerable;
+  offerable.reserve(catalog.records.size());
   for (std::size_t index = 0; index < catalog.records.size(); ++index) {
     SkillRecord& record = catalog.records[index];
-    if (!matches_platform(record.platforms, ctx.os)) {
+    if (!matches_platform_tags(record.platforms, ctx.os)) {
       record.hidden = Hidden::platform;
-    } else if (!matches_host_environment(record.environments, host)) {
+    } else if (!matches_host_environment_tags(record.environments, host)) {
       record.hidden = Hidden::environment;
-    } else if (disabled.contains(record.name)) {
+    } else if (std::binary_search(disabled_list.begin(), disabled_list.end(), record.name, std::less<>())) {
       record.hidden = Hidden::disabled;
     } else {
       offerable.push_back(index);
@@ -250,6 +300,10 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     }
   }
   offerable = {};
+  // Sized exactly: growing by doubling would leave the old buffers' pages behind.
+  catalog.listed.reserve(static_cast<std::size_t>(
+      std::count_if(catalog.records.begin(), catalog.records.end(),
+                    [](const SkillRecord& record) { return record.hidden == Hidden::none; })));
   for (std::size_t index = 0; index < catalog.records.size(); ++index) {
     if (catalog.records[index].hidden == Hidden::none) {
       catalog.listed.push_back(index);
@@ -271,8 +325,8 @@ std::vector<const SkillRecord*> Catalog::sorted_listing(const std::optional<std:
   // `out` is in record order, so ties broken by address keep it (a stable
   // sort without stable_sort's buffer).
   std::sort(out.begin(), out.end(), [](const SkillRecord* a, const SkillRecord* b) {
-    const std::string_view a_category = a->category ? std::string_view(*a->category) : std::string_view();
-    const std::string_view b_category = b->category ? std::string_view(*b->category) : std::string_view();
+    const std::string_view a_category = a->category.value_or(std::string_view());
+    const std::string_view b_category = b->category.value_or(std::string_view());
     if (const int by_category = a_category.compare(b_category); by_category != 0) {
       return by_category < 0;
     }

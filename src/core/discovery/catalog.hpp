@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "core/discovery/path_string.hpp"
 #include "core/discovery/roots.hpp"
+#include "core/discovery/string_arena.hpp"
 #include "core/discovery/walker.hpp"
 #include "core/yaml/yaml_node.hpp"
 
@@ -28,26 +30,37 @@ enum class Hidden : unsigned char {
 };
 const char* hidden_name(Hidden hidden);
 
+// Every text field views the owning Catalog's `strings` arena (see
+// string_arena.hpp): a record is valid as long as its catalog, and copying a
+// record copies views, not text. The directory fields are views into the
+// bytes of skill_md, and frontmatter_name and name share them when equal.
 struct SkillRecord {
-  std::string name;                     // frontmatter name or directory name, truncated to 64
-  std::string description;              // listing description (body fallback, truncated to 1024)
-  std::optional<std::string> category;  // first path component when SKILL.md is at depth >= 3
-  std::string index_category;           // all dirs between root and skill dir joined by '/' ("" at top)
-  // Paths as PathString (converts to std::filesystem::path) to keep a record
-  // small: see path_string.hpp.
-  PathString skill_md;                  // absolute path of SKILL.md (under the root as found, not resolved)
-  PathString dir;                       // its directory
-  std::string dir_name;
-  std::string frontmatter_name;         // raw `name` (stringified) or ""
-  std::size_t root_index = 0;           // into Catalog::roots
-  std::vector<std::string> platforms;
-  std::vector<std::string> environments;
-  Tier tier = Tier::local;              // tier and hidden side by side: a record is 8 bytes smaller
+  std::string_view name;                     // frontmatter name or directory name, truncated to 64
+  std::string_view description;              // listing description (body fallback, truncated to 1024)
+  std::optional<std::string_view> category;  // first path component when SKILL.md is at depth >= 3
+  std::string_view index_category;           // all dirs between root and skill dir joined by '/' ("" at top)
+  PathString skill_md;                       // absolute path of SKILL.md (under the root as found, not resolved)
+  PathString dir;                            // its directory
+  std::string_view dir_name;
+  std::string_view frontmatter_name;         // raw `name` (stringified) or ""
+  std::size_t root_index = 0;                // into Catalog::roots
+  ViewList platforms;
+  ViewList environments;
+  Tier tier = Tier::local;                   // tier and hidden side by side: a record is 8 bytes smaller
   Hidden hidden = Hidden::none;
   std::size_t shadowed_by = static_cast<std::size_t>(-1);  // index into Catalog::records
 };
 
 struct Catalog {
+  Catalog() = default;
+  // Movable, not copyable: records view `strings`, whose blocks move with it.
+  Catalog(Catalog&&) noexcept = default;
+  Catalog& operator=(Catalog&&) noexcept = default;
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
+  ~Catalog() = default;
+
+  StringArena strings;                 // the text of records and legacy_files (declared first: dies last)
   RootSet roots;
   std::vector<SkillRecord> records;    // every parsed SKILL.md, tier order then path order
   std::vector<std::size_t> listed;     // indices of offered skills, in discovery order (first wins)

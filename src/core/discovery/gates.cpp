@@ -102,7 +102,10 @@ std::vector<std::string> gate_tags(const YamlNode* node) {
   return tags;
 }
 
-bool matches_platform(const std::vector<std::string>& platforms, const std::string& os) {
+namespace {
+
+template <typename Tags>
+bool platform_tags_match(const Tags& platforms, const std::string& os) {
   if (platforms.empty()) {
     return true;
   }
@@ -120,7 +123,8 @@ bool matches_platform(const std::vector<std::string>& platforms, const std::stri
   return false;
 }
 
-bool matches_host_environment(const std::vector<std::string>& environments, const HostEnvironment& host) {
+template <typename Tags>
+bool environment_tags_match(const Tags& environments, const HostEnvironment& host) {
   if (environments.empty()) {
     return true;
   }
@@ -138,6 +142,22 @@ bool matches_host_environment(const std::vector<std::string>& environments, cons
     }
   }
   return any;
+}
+
+}  // namespace
+
+bool matches_platform(const std::vector<std::string>& platforms, const std::string& os) {
+  return platform_tags_match(platforms, os);
+}
+
+bool matches_platform_tags(const ViewList& platforms, const std::string& os) { return platform_tags_match(platforms, os); }
+
+bool matches_host_environment(const std::vector<std::string>& environments, const HostEnvironment& host) {
+  return environment_tags_match(environments, host);
+}
+
+bool matches_host_environment_tags(const ViewList& environments, const HostEnvironment& host) {
+  return environment_tags_match(environments, host);
 }
 
 bool matches_environment(const std::vector<std::string>& environments, const Context& ctx) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "core/discovery/string_arena.hpp"
 #include "core/yaml/yaml_node.hpp"
 
 namespace skillrt::core {
@@ -25,5 +26,8 @@ std::vector<std::string> gate_tags(const YamlNode* node);
 
 // matches_environment against an already probed host.
 bool matches_host_environment(const std::vector<std::string>& environments, const HostEnvironment& host);
+bool matches_host_environment_tags(const ViewList& environments, const HostEnvironment& host);
+// matches_platform (catalog.hpp) for a record's tags (not an overload: `{}` would be ambiguous).
+bool matches_platform_tags(const ViewList& platforms, const std::string& os);
 
 }  // namespace skillrt::core

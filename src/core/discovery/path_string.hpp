@@ -1,17 +1,20 @@
-// A filesystem path kept as one compact, NUL-terminated string.
+// A filesystem path held as two views: a head shared by many paths (a skill
+// root) and a tail of its own ("/category/skill/SKILL.md").
 //
 // libstdc++'s std::filesystem::path splits itself into components on
-// construction (~430 heap bytes for a typical skill path) and std::string is
-// 32 bytes before its heap buffer; a catalog of 50k skills holding two paths
-// per record must fit in a 32 MiB process. PathString is one pointer wide,
+// construction (~430 heap bytes for a typical skill path), and even one
+// string per path repeats the root's bytes in every record; a catalog of 50k
+// skills must fit in a 32 MiB process. PathString owns nothing: its bytes
+// live in the catalog's StringArena (or any storage that outlives it). It
 // converts to std::filesystem::path on demand and offers the path members
 // callers use most, so most code reads as if it held a path.
 #pragma once
 
+#include <algorithm>
 #include <compare>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -19,32 +22,34 @@
 namespace skillrt::core {
 
 class PathString {
- public:
+public:
   PathString() = default;
-  PathString(std::string_view text) { assign(text); }                               // NOLINT: implicit by design
-  PathString(const std::string& text) { assign(text); }                             // NOLINT: implicit by design
-  PathString(const char* text) { assign(text == nullptr ? std::string_view() : text); }  // NOLINT: implicit by design
-  PathString(const std::filesystem::path& path) { assign(path.native()); }         // NOLINT: implicit by design
-  PathString(const PathString& other) { assign(other.view()); }
-  PathString(PathString&& other) noexcept = default;
-  PathString& operator=(const PathString& other) {
-    if (this != &other) {
-      assign(other.view());
-    }
-    return *this;
+  // `whole` (and `head` + `tail`) must outlive the PathString.
+  explicit PathString(std::string_view whole) : PathString(whole, std::string_view()) {}
+  PathString(std::string_view head, std::string_view tail)
+      : m_head(head.data()), m_tail(tail.data()), m_head_size(static_cast<std::uint32_t>(head.size())),
+        m_tail_size(static_cast<std::uint32_t>(tail.size())) {}
+
+  std::string_view head() const { return {m_head, m_head_size}; }
+  std::string_view tail() const { return {m_tail, m_tail_size}; }
+  std::size_t size() const { return std::size_t{m_head_size} + m_tail_size; }
+  bool empty() const { return size() == 0; }
+
+  void append_to(std::string& out) const {
+    out.append(head());
+    out.append(tail());
   }
-  PathString& operator=(PathString&& other) noexcept = default;
-  ~PathString() = default;
+  std::string string() const {
+    std::string out;
+    out.reserve(size());
+    append_to(out);
+    return out;
+  }
+  std::string native() const { return string(); }
 
   // The path as std::filesystem::path (builds one; keep it out of hot loops).
-  std::filesystem::path path() const { return std::filesystem::path(std::string(view())); }
-  operator std::filesystem::path() const { return path(); }  // NOLINT: implicit by design
-
-  std::string_view view() const { return m_text ? std::string_view(m_text.get()) : std::string_view(); }
-  std::string string() const { return std::string(view()); }
-  std::string native() const { return string(); }
-  const char* c_str() const { return m_text ? m_text.get() : ""; }
-  bool empty() const { return !m_text || m_text[0] == '\0'; }
+  std::filesystem::path path() const { return std::filesystem::path(string()); }
+  operator std::filesystem::path() const { return path(); } // NOLINT: implicit by design
 
   std::filesystem::path filename() const { return path().filename(); }
   std::filesystem::path parent_path() const { return path().parent_path(); }
@@ -53,24 +58,47 @@ class PathString {
   }
   std::filesystem::path operator/(const std::filesystem::path& tail) const { return path() / tail; }
 
-  bool operator==(const PathString& other) const { return view() == other.view(); }
-  std::strong_ordering operator<=>(const PathString& other) const { return view() <=> other.view(); }
+  // Byte order of the whole path, without joining the pieces.
+  int compare(const PathString& other) const {
+    const std::string_view a[2] = {head(), tail()};
+    const std::string_view b[2] = {other.head(), other.tail()};
+    std::size_t ai = 0;
+    std::size_t bi = 0;
+    std::size_t ao = 0;
+    std::size_t bo = 0;
+    while (true) {
+      while (ai < 2 && ao == a[ai].size()) {
+        ++ai;
+        ao = 0;
+      }
+      while (bi < 2 && bo == b[bi].size()) {
+        ++bi;
+        bo = 0;
+      }
+      if (ai == 2 || bi == 2) {
+        return ai == 2 ? (bi == 2 ? 0 : -1) : 1;
+      }
+      const std::size_t n = std::min(a[ai].size() - ao, b[bi].size() - bo);
+      if (const int by_bytes = std::memcmp(a[ai].data() + ao, b[bi].data() + bo, n); by_bytes != 0) {
+        return by_bytes;
+      }
+      ao += n;
+      bo += n;
+    }
+  }
+  bool operator==(const PathString& other) const { return size() == other.size() && compare(other) == 0; }
+  std::strong_ordering operator<=>(const PathString& other) const { return compare(other) <=> 0; }
   bool operator==(const std::filesystem::path& other) const { return path() == other; }
 
- private:
-  void assign(std::string_view text) {
-    if (text.empty()) {
-      m_text.reset();
-      return;
-    }
-    m_text = std::make_unique_for_overwrite<char[]>(text.size() + 1);
-    std::memcpy(m_text.get(), text.data(), text.size());
-    m_text[text.size()] = '\0';
-  }
-
-  std::unique_ptr<char[]> m_text;
+private:
+  const char* m_head = nullptr;
+  const char* m_tail = nullptr;
+  std::uint32_t m_head_size = 0; // paths are bounded by PATH_MAX
+  std::uint32_t m_tail_size = 0;
 };
 
-inline std::ostream& operator<<(std::ostream& out, const PathString& path) { return out << path.view(); }
+inline std::ostream& operator<<(std::ostream& out, const PathString& path) {
+  return out << path.head() << path.tail();
+}
 
-}  // namespace skillrt::core
+} // namespace skillrt::core

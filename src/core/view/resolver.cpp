@@ -158,7 +158,7 @@ ViewResult<ResolvedSkill> resolve_skill(const Catalog& catalog, const std::strin
       if (available.size() >= limits::k_not_found_suggestions) {
         break;
       }
-      available.push_back(record->name);
+      available.push_back(std::string(record->name));
     }
     failure.available_skills = std::move(available);
     failure.hint = std::string(k_not_found_hint);

@@ -165,9 +165,11 @@ TEST(CatalogJsonStream, EscapesAtEveryOffsetMatchTheTreeDump) {
       std::string text(offset, 'x');
       text += special;
       text += std::string(19 - offset, 'y');
-      record.name = "n" + std::to_string(catalog.records.size()) + text;
-      record.description = text + text;
-      record.skill_md = "/skills/" + std::to_string(catalog.records.size()) + "/SKILL.md";
+      record.name = catalog.strings.add("n" + std::to_string(catalog.records.size()) + text);
+      record.description = catalog.strings.add(text + text);
+      // A path in two pieces, as the catalog keeps them (root, rest).
+      record.skill_md = core::PathString(catalog.strings.add("/skills"),
+                                         catalog.strings.add("/" + std::to_string(catalog.records.size()) + "/SKILL.md"));
       catalog.listed.push_back(catalog.records.size());
       catalog.records.push_back(std::move(record));
     }

@@ -44,7 +44,7 @@ class CatalogTest : public ::testing::Test {
   std::vector<std::string> listed_names(const core::Catalog& catalog) const {
     std::vector<std::string> out;
     for (std::size_t index : catalog.listed) {
-      out.push_back(catalog.records[index].name);
+      out.emplace_back(catalog.records[index].name);
     }
     return out;
   }
@@ -340,13 +340,13 @@ TEST_F(CatalogTest, SortedListingAndCategoryFilter) {
   auto catalog = build();
   std::vector<std::string> sorted;
   for (const auto* record : catalog.sorted_listing(std::nullopt)) {
-    sorted.push_back(record->name);
+    sorted.emplace_back(record->name);
   }
   // Uncategorised first ("" sorts first), then by category, then name (bytewise: 'E' < 'z').
   EXPECT_THAT(sorted, ElementsAre("Early", "zeta", "aardvark", "alpha", "beta"));
   std::vector<std::string> filtered;
   for (const auto* record : catalog.sorted_listing(std::string("a-cat"))) {
-    filtered.push_back(record->name);
+    filtered.emplace_back(record->name);
   }
   EXPECT_THAT(filtered, ElementsAre("aardvark", "alpha"));
   EXPECT_THAT(catalog.sorted_listing(std::string("nope")), IsEmpty());
@@ -399,7 +399,8 @@ TEST(CatalogFixture, CheckedInTreeBehavesAsDocumented) {
   auto catalog = core::build_catalog(ctx, config, {.use_cache = false, .find_decoys = true});
   std::vector<std::string> offered;
   for (const auto* record : catalog.sorted_listing(std::nullopt)) {
-    offered.push_back(record->name + "|" + record->category.value_or("-") + "|" + record->description);
+    offered.push_back(std::string(record->name) + "|" + std::string(record->category.value_or("-")) + "|" +
+                      std::string(record->description));
   }
   EXPECT_THAT(offered, ElementsAre("plain|-|Description comes from this line.",
                                    "nested-template|devops|templates/ is not beside a SKILL.md here, so this one is a skill.",
