@@ -539,6 +539,11 @@ WalkResult walk_skill_root(const std::filesystem::path& root, const WalkLimits& 
 }
 
 bool is_excluded_dir_name(std::string_view name) {
+  // skill_manage's staging and trash folders (`.skillrt-new-*`, `.skillrt-trash-*`):
+  // a half-built or half-deleted skill must never be listed, even after a crash.
+  if (name.substr(0, k_manage_work_dir_prefix.size()) == k_manage_work_dir_prefix) {
+    return true;
+  }
   return std::find(k_excluded_dirs.begin(), k_excluded_dirs.end(), name) != k_excluded_dirs.end();
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace skillrt::core {
@@ -53,7 +54,9 @@ struct WalkResult {
 // Walks one root. `collect_legacy` also gathers `*.md` files for legacy lookup.
 WalkResult walk_skill_root(const std::filesystem::path& root, const WalkLimits& limits, bool collect_legacy);
 
-// True when `name` is one of EXCLUDED_SKILL_DIRS.
+// Prefix of skill_manage's staging / trash folders inside a root.
+inline constexpr std::string_view k_manage_work_dir_prefix = ".skillrt-";
+// True when `name` is one of EXCLUDED_SKILL_DIRS or starts with k_manage_work_dir_prefix.
 bool is_excluded_dir_name(std::string_view name);
 // True for references, templates, assets, scripts.
 bool is_support_dir_name(std::string_view name);
