@@ -18,6 +18,13 @@ inline constexpr int k_inline_shell_default_timeout_s = 10;
 inline constexpr std::size_t k_project_root_max_depth = 64;
 // skill_manage refuses SKILL.md (and any written file) longer than this many characters.
 inline constexpr std::size_t k_max_skill_content_chars = 100000;
+// skill_manage also refuses a supporting file bigger than this many UTF-8 bytes.
+inline constexpr std::size_t k_max_skill_file_bytes_written = 1024 * 1024;
+// skill_manage: longest category name, and the success `_change` previews.
+inline constexpr std::size_t k_max_category_length = 64;
+inline constexpr std::size_t k_manage_change_preview_chars = 200;
+inline constexpr std::size_t k_manage_description_preview_chars = 120;
+inline constexpr std::size_t k_manage_file_preview_chars = 500;
 // The Agent Skills spec caps `compatibility` (skills-ref enforces it).
 inline constexpr std::size_t k_max_compatibility_length = 500;
 
@@ -46,7 +53,41 @@ inline constexpr std::size_t k_max_path_length = 4096;
 // Entries examined when listing one skill's linked / available files.
 inline constexpr std::size_t k_max_linked_files = 10000;
 
+// skill_manage: our own temp files older than this (or whose writer is gone) are
+// stray leftovers of a crash and are removed on the next write to that skill.
+inline constexpr std::int64_t k_stray_temp_age_s = 60;
+// skill_manage: how long a writer waits for another writer of the same skill.
+inline constexpr int k_skill_lock_timeout_ms = 30000;
+
 // The persistent listing cache file (core/cache); a bigger one is ignored and rebuilt.
 inline constexpr std::size_t k_max_listing_cache_bytes = 512 * 1024 * 1024;
+
+// --- Skills guard (core/guard) ---
+// Hermes' structural thresholds (spec §1): more files than this is a finding,
+// as is a single file or the whole skill above these sizes.
+inline constexpr std::size_t k_guard_max_file_count = 50;
+inline constexpr std::size_t k_guard_max_single_file_bytes = 256 * 1024;
+inline constexpr std::size_t k_guard_max_total_bytes = 5120 * 1024;
+// A finding's snippet (spec: 117 chars + "...") and the report's quoted match.
+inline constexpr std::size_t k_guard_snippet_chars = 120;
+inline constexpr std::size_t k_guard_report_match_chars = 60;
+// Our hardening: entries (files, links, directories) examined in one skill;
+// beyond this the scan stops with a scan_incomplete finding.
+inline constexpr std::size_t k_guard_max_entries = 20000;
+// Bytes of one file read for the content scan; the rest is hashed but not
+// scanned, and the file gets a scan_incomplete finding.
+inline constexpr std::size_t k_guard_max_scan_file_bytes = 32 * 1024 * 1024;
+// Bytes read (scanned or hashed) for one skill in total.
+inline constexpr std::size_t k_guard_max_read_bytes = 512 * 1024 * 1024;
+// Lines longer than this are matched in overlapping pieces of this size, so the
+// per-line context rules never see more than this at once.
+inline constexpr std::size_t k_guard_line_piece_bytes = 64 * 1024;
+// Overlap between consecutive pieces: a match up to this long is never split.
+inline constexpr std::size_t k_guard_line_piece_overlap = 4 * 1024;
+// A skill's .skillrt-guard.yaml or a per-source dismissal file.
+inline constexpr std::size_t k_guard_max_dismissal_bytes = 256 * 1024;
+// Memory RE2 may use per compiled pattern regex and for the set of patterns
+// without literals (program plus DFA cache).
+inline constexpr std::int64_t k_guard_regex_set_memory = 64 * 1024 * 1024;
 
 }  // namespace skillrt::limits
