@@ -1,6 +1,7 @@
 #include "core/config/config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -63,6 +64,23 @@ std::vector<std::string> dir_list(const YamlNode* node) {
     }
   }
   return out;
+}
+
+// Hermes' flag reading for `skills.guard_agent_created`: a boolean or number as
+// Python's bool() reads it; a string enables only as true/1/yes/on (any case).
+bool flag_value(const YamlNode* node) {
+  if (node == nullptr || !node->is_scalar()) {
+    return false;
+  }
+  if (node->scalar_type() == YamlNode::ScalarType::string) {
+    std::string text = node->text();
+    text.erase(0, text.find_first_not_of(" \t\r\n"));
+    text.erase(text.find_last_not_of(" \t\r\n") + 1);
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text == "true" || text == "1" || text == "yes" || text == "on";
+  }
+  return node->truthy();
 }
 
 // `skills.inline_shell_timeout`: an int (or something int() accepts) with a
@@ -140,6 +158,7 @@ SkillsConfig read_skills(const YamlNode* skills) {
     cfg.inline_shell = inline_shell->truthy();
   }
   cfg.inline_shell_timeout_s = timeout_value(skills->get("inline_shell_timeout"));
+  cfg.guard_agent_created = flag_value(skills->get("guard_agent_created"));
   return cfg;
 }
 

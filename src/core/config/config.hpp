@@ -20,6 +20,8 @@ struct SkillsConfig {
   bool template_vars = true;
   bool inline_shell = false;
   int inline_shell_timeout_s = 10;  // minimum 1
+  // Scan skill_manage writes (source agent-created); spec §2.10 rule 17.
+  bool guard_agent_created = false;
 };
 
 struct Config {
