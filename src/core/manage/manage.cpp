@@ -1,0 +1,125 @@
+#include "core/manage/actions.hpp"
+#include "core/manage/guard_hook.hpp"
+#include "core/manage/manage_request.hpp"
+#include "core/prompt/invalidate.hpp"
+#include "core/yaml/utf8.hpp"
+
+namespace skillrt::core {
+
+const char* manage_action_name(ManageAction action) {
+  switch (action) {
+  case ManageAction::create:
+    return "create";
+  case ManageAction::edit:
+    return "edit";
+  case ManageAction::patch:
+    return "patch";
+  case ManageAction::remove_skill:
+    return "delete";
+  case ManageAction::write_file:
+    return "write_file";
+  case ManageAction::remove_file:
+    return "remove_file";
+  }
+  return "unknown";
+}
+
+ManageResult manage_failure(ErrorCode code, std::string error) {
+  ManageResult out;
+  out.success = false;
+  out.code = code;
+  out.error = std::move(error);
+  return out;
+}
+
+std::string quoted_name(const std::string& name) {
+  return "'" + sanitize_utf8(name) + "'";
+}
+
+std::optional<ManageResult> settle_write(const Context& ctx, const Config& cfg, const std::filesystem::path& skill_dir,
+                                         bool confirmed, const std::function<std::vector<std::string>()>& undo,
+                                         std::vector<std::string>& warnings) {
+  const GuardVerdict verdict = guard_agent_write(cfg, skill_dir, confirmed);
+  if (verdict.kind == GuardVerdict::Kind::blocked || verdict.kind == GuardVerdict::Kind::needs_confirmation) {
+    const std::vector<std::string> problems = undo();
+    // Even a refused write may have been visible for a moment.
+    invalidate_skill_caches(ctx);
+    ManageResult out;
+    if (verdict.kind == GuardVerdict::Kind::blocked) {
+      out = manage_failure(ErrorCode::refused,
+                           "Security scan blocked this skill (" + verdict.reason + "):\n" + verdict.report);
+    } else {
+      out = manage_failure(ErrorCode::refused,
+                           "Security scan needs confirmation for this skill (" + verdict.reason + "):\n" +
+                               verdict.report +
+                               "\nThe change was rolled back. Review the findings; to keep it anyway, repeat the "
+                               "same call with confirm=true (CLI: --confirm).");
+      out.confirmation_required = true;
+    }
+    out.scan_report = verdict.report;
+    for (const std::string& problem : problems) {
+      out.warnings.push_back("rollback incomplete: " + problem);
+    }
+    return out;
+  }
+  if (verdict.kind == GuardVerdict::Kind::scanner_failed) {
+    warnings.push_back(verdict.warning);
+  }
+  invalidate_skill_caches(ctx);
+  return std::nullopt;
+}
+
+ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageRequest& request) {
+  // Argument checks of the dispatcher (spec §2.10 rule 3), before anything is looked up.
+  switch (request.action) {
+  case ManageAction::create:
+  case ManageAction::edit:
+    if (!request.content) {
+      return manage_failure(ErrorCode::invalid_argument,
+                            std::string("content is required for '") + manage_action_name(request.action) + "'.");
+    }
+    break;
+  case ManageAction::patch:
+    if (!request.old_string) {
+      return manage_failure(ErrorCode::invalid_argument, "old_string is required for 'patch'.");
+    }
+    if (!request.new_string) {
+      return manage_failure(ErrorCode::invalid_argument,
+                            "new_string is required for 'patch'. Use an empty string to delete the matched text.");
+    }
+    break;
+  case ManageAction::write_file:
+    if (!request.file_path) {
+      return manage_failure(ErrorCode::invalid_argument, "file_path is required for 'write_file'.");
+    }
+    if (!request.file_content) {
+      return manage_failure(ErrorCode::invalid_argument, "file_content is required for 'write_file'.");
+    }
+    break;
+  case ManageAction::remove_file:
+    if (!request.file_path) {
+      return manage_failure(ErrorCode::invalid_argument, "file_path is required for 'remove_file'.");
+    }
+    break;
+  case ManageAction::remove_skill:
+    break;
+  }
+  switch (request.action) {
+  case ManageAction::create:
+    return manage_create(ctx, cfg, request);
+  case ManageAction::edit:
+    return manage_edit(ctx, cfg, request);
+  case ManageAction::patch:
+    return manage_patch(ctx, cfg, request);
+  case ManageAction::remove_skill:
+    return manage_delete(ctx, cfg, request);
+  case ManageAction::write_file:
+    return manage_write_file(ctx, cfg, request);
+  case ManageAction::remove_file:
+    return manage_remove_file(ctx, cfg, request);
+  }
+  return manage_failure(ErrorCode::invalid_argument,
+                        "Unknown action. Use: create, edit, patch, delete, write_file, remove_file");
+}
+
+} // namespace skillrt::core

@@ -1,0 +1,68 @@
+// remove_file (spec §2.10 rule 16): unlink one supporting file and the folder
+// it leaves empty (never the skill folder itself).
+#include <system_error>
+
+#include "core/manage/actions.hpp"
+#include "core/manage/file_path_rules.hpp"
+#include "core/manage/skill_locator.hpp"
+#include "core/manage/skill_lock.hpp"
+#include "core/manage/stray_temp_cleanup.hpp"
+#include "core/manage/transaction.hpp"
+#include "core/prompt/invalidate.hpp"
+#include "core/yaml/utf8.hpp"
+
+namespace skillrt::core {
+
+namespace fs = std::filesystem;
+
+ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const ManageRequest& request) {
+  auto file = check_manage_file_path(*request.file_path);
+  if (!file) {
+    return manage_failure(file.error().code, file.error().message);
+  }
+  if (file->is_skill_md) {
+    return manage_failure(ErrorCode::refused,
+                          "SKILL.md cannot be removed on its own; use action='delete' to delete the whole skill.");
+  }
+  const Catalog catalog = manage_catalog(ctx, cfg);
+  auto skill = locate_managed_skill(ctx, catalog, request.name, false);
+  if (!skill) {
+    return std::move(skill.error());
+  }
+  auto lock = SkillLock::acquire(ctx, skill->dir);
+  if (!lock) {
+    return manage_failure(lock.error().code, lock.error().message);
+  }
+  remove_stray_temps(skill->dir);
+  auto target = resolve_inside_skill(skill->dir, file->rel);
+  if (!target) {
+    return manage_failure(target.error().code, target.error().message);
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(*target, ec))) {
+    ManageResult out =
+        manage_failure(ErrorCode::not_found, "File '" + sanitize_utf8(*request.file_path) + "' not found in skill " +
+                                                 quoted_name(request.name) + ".");
+    out.has_available_files = true;
+    out.available_files = files_in_allowed_subdirs(skill->dir);
+    return out;
+  }
+  FileTransaction transaction;
+  if (auto removed = transaction.remove(*target); !removed) {
+    return manage_failure(removed.error().code, removed.error().message);
+  }
+  transaction.commit();
+  const fs::path parent = target->parent_path();
+  const fs::path skill_root = fs::canonical(skill->dir, ec);
+  if (!ec && parent != skill_root && fs::is_empty(parent, ec) && !ec) {
+    fs::remove(parent, ec);
+  }
+  invalidate_skill_caches(ctx);
+  ManageResult out;
+  out.success = true;
+  out.message =
+      "File '" + sanitize_utf8(*request.file_path) + "' removed from skill " + quoted_name(request.name) + ".";
+  return out;
+}
+
+} // namespace skillrt::core

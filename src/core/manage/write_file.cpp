@@ -1,0 +1,81 @@
+// write_file (spec §2.10 rule 15): create or replace one supporting file (or
+// SKILL.md itself, with edit's checks) inside an existing skill.
+#include <system_error>
+
+#include "core/manage/actions.hpp"
+#include "core/manage/content_checks.hpp"
+#include "core/manage/file_path_rules.hpp"
+#include "core/manage/skill_locator.hpp"
+#include "core/manage/skill_lock.hpp"
+#include "core/manage/stray_temp_cleanup.hpp"
+#include "core/manage/transaction.hpp"
+#include "core/yaml/utf8.hpp"
+
+namespace skillrt::core {
+
+namespace fs = std::filesystem;
+
+ManageResult manage_write_file(const Context& ctx, const Config& cfg, const ManageRequest& request) {
+  auto file = check_manage_file_path(*request.file_path);
+  if (!file) {
+    return manage_failure(file.error().code, file.error().message);
+  }
+  const std::string& content = *request.file_content;
+  if (file->is_skill_md) {
+    if (auto problem = check_skill_frontmatter(content)) {
+      return manage_failure(ErrorCode::invalid_argument, *problem);
+    }
+    if (auto problem = check_content_chars(content, "SKILL.md")) {
+      return manage_failure(ErrorCode::limit_exceeded, *problem);
+    }
+  } else if (auto problem = check_file_content(content, file->rel)) {
+    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  }
+  const Catalog catalog = manage_catalog(ctx, cfg);
+  auto skill = locate_managed_skill(ctx, catalog, request.name, true);
+  if (!skill) {
+    return std::move(skill.error());
+  }
+  auto lock = SkillLock::acquire(ctx, skill->dir);
+  if (!lock) {
+    return manage_failure(lock.error().code, lock.error().message);
+  }
+  remove_stray_temps(skill->dir);
+  auto target = resolve_inside_skill(skill->dir, file->rel);
+  if (!target) {
+    return manage_failure(target.error().code, target.error().message);
+  }
+  std::error_code ec;
+  const fs::file_status status = fs::status(*target, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    return manage_failure(ErrorCode::refused, "'" + sanitize_utf8(file->rel) + "' exists in skill " +
+                                                  quoted_name(request.name) + " and is not a regular file.");
+  }
+  const fs::path skill_root = fs::canonical(skill->dir, ec);
+  if (ec) {
+    return manage_failure(ErrorCode::io_error, "Cannot resolve " + skill->dir.string() + ": " + ec.message());
+  }
+  FileTransaction transaction;
+  if (auto made = transaction.make_parents(*target, skill_root); !made) {
+    transaction.rollback();
+    return manage_failure(made.error().code, made.error().message);
+  }
+  if (auto written = transaction.write(*target, content); !written) {
+    transaction.rollback();
+    return manage_failure(written.error().code, written.error().message);
+  }
+  std::vector<std::string> warnings;
+  if (auto refused = settle_write(
+          ctx, cfg, skill->dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
+    return std::move(*refused);
+  }
+  transaction.commit();
+  ManageResult out;
+  out.success = true;
+  out.message = "File '" + sanitize_utf8(*request.file_path) + "' written to skill " + quoted_name(request.name) + ".";
+  out.path = target->string();
+  out.warnings = std::move(warnings);
+  return out;
+}
+
+} // namespace skillrt::core
