@@ -1,9 +1,11 @@
 // `skillrt doctor`: each root with its counts, and why anything is hidden,
-// shadowed or skipped.
+// shadowed or skipped. It also removes what a writer killed mid-write left
+// behind (temp files, staging and trash folders), and says so.
 #include <iostream>
 
 #include "command.hpp"
 #include "core/discovery/catalog.hpp"
+#include "core/manage/stray_temp_cleanup.hpp"
 #include "protocol/catalog_json.hpp"
 
 namespace skillrt::app {
@@ -16,11 +18,19 @@ class DoctorCommand final : public Command {
   void configure(CLI::App& /*sub*/) override {}
   Outcome run(const Invocation& inv) override {
     const core::Catalog catalog = core::build_catalog(inv.ctx, inv.config, {.collect_legacy = false, .use_cache = true, .find_decoys = true});
-    const Json result = protocol::doctor_json(catalog, inv.config);
+    const core::StraySweep sweep = core::sweep_stray_files(inv.ctx, catalog);
+    Json result = protocol::doctor_json(catalog, inv.config);
+    result["stray_files_removed"] = {{"temp_files", sweep.temp_files},
+                                     {"work_dirs", sweep.work_dirs},
+                                     {"busy_skills", sweep.busy_skills}};
     if (inv.json) {
       print_json(result);
     } else {
       std::cout << protocol::doctor_text(catalog, inv.config, inv.color);
+      if (sweep.temp_files + sweep.work_dirs > 0) {
+        std::cout << "Removed leftovers of interrupted writes: " << sweep.temp_files << " temp file(s), "
+                  << sweep.work_dirs << " staging/trash folder(s).\n";
+      }
     }
     return outcome_of(result);
   }
