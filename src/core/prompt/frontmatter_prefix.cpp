@@ -1,0 +1,39 @@
+#include "core/prompt/frontmatter_prefix.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/limits.hpp"
+#include "core/yaml/utf8.hpp"
+
+namespace skillrt::core {
+
+std::optional<Frontmatter> read_frontmatter_prefix(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO planted as SKILL.md must not hang us.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  // The fence search needs the text past the closing fence's newline.
+  std::string buffer(limits::k_max_frontmatter_bytes + 8, '\0');
+  std::size_t used = 0;
+  while (used < buffer.size()) {
+    const ssize_t n = ::read(fd, buffer.data() + used, buffer.size() - used);
+    if (n <= 0) {
+      break;
+    }
+    used += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  buffer.resize(used);
+  const std::string text = sanitize_utf8(strip_bom(buffer));
+  return parse_frontmatter(text);
+}
+
+} // namespace skillrt::core
