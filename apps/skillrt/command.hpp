@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/manage/manage_request.hpp"
 #include "invocation.hpp"
 #include "output.hpp"
 
@@ -29,5 +30,11 @@ std::unique_ptr<Command> make_view_command();
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_doctor_command();
 std::unique_ptr<Command> make_trust_command(bool trust);
+std::unique_ptr<Command> make_prompt_command();
+std::unique_ptr<Command> make_commands_command();
+std::unique_ptr<Command> make_invoke_command();
+std::unique_ptr<Command> make_scan_command();
+// skill_manage, one command per action (cmd_manage.cpp).
+std::unique_ptr<Command> make_manage_command(core::ManageAction action);
 
 }  // namespace skillrt::app

@@ -59,6 +59,15 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_doctor_command());
   commands.push_back(skillrt::app::make_trust_command(true));
   commands.push_back(skillrt::app::make_trust_command(false));
+  commands.push_back(skillrt::app::make_prompt_command());
+  commands.push_back(skillrt::app::make_commands_command());
+  commands.push_back(skillrt::app::make_invoke_command());
+  commands.push_back(skillrt::app::make_scan_command());
+  for (auto action : {skillrt::core::ManageAction::create, skillrt::core::ManageAction::edit,
+                      skillrt::core::ManageAction::patch, skillrt::core::ManageAction::remove_skill,
+                      skillrt::core::ManageAction::write_file, skillrt::core::ManageAction::remove_file}) {
+    commands.push_back(skillrt::app::make_manage_command(action));
+  }
 
   std::vector<CLI::App*> subs;
   for (auto& command : commands) {
