@@ -9,6 +9,7 @@
 #   SKILLRT_BENCH_ROUNDS  alternating hyperfine rounds (default 2)
 #   SKILLRT_BENCH_RUNS    timed runs per command per round (default: 10 up to 1k
 #                         skills, 5 up to 10k, 3 above)
+#   SKILLRT_BENCH_BUILD   release build directory (default build/release)
 # Prints a markdown table (also saved to $SKILLRT_BENCH_CACHE/results.md).
 set -euo pipefail
 
@@ -24,22 +25,22 @@ if ! command -v hyperfine >/dev/null || [[ ! -x /usr/bin/time ]] || ! command -v
   "$root/scripts/bootstrap" --test
 fi
 
-build="$root/build/release"
+build=${SKILLRT_BENCH_BUILD:-$root/build/release}
 log="$root/build/bench-build.log"
 mkdir -p "$root/build" "$cache"
 (
   cd "$root"
   if [[ ! -f "$build/build.ninja" || CMakePresets.json -nt "$build/CMakeCache.txt" ]]; then
-    cmake --preset release >"$log" 2>&1
+    cmake --preset release -B "$build" >"$log" 2>&1
   fi
-  cmake --build --preset release --target gen_tree floor_probe >>"$log" 2>&1
+  cmake --build "$build" --target gen_tree floor_probe >>"$log" 2>&1
 ) || { tail -n 100 "$log" >&2; echo "bench: building gen_tree/floor_probe failed" >&2; exit 1; }
 gen="$build/bench/gen_tree"
 probe="$build/bench/floor_probe"
 skillrt="$build/apps/skillrt/skillrt"
 # skillrt may not build yet while it is under construction: then only the probe runs.
 have_skillrt=1
-(cd "$root" && cmake --build --preset release --target skillrt >>"$log" 2>&1) || have_skillrt=0
+(cd "$root" && cmake --build "$build" --target skillrt >>"$log" 2>&1) || have_skillrt=0
 
 # Trees are keyed by the generator's source so a changed generator regenerates.
 gen_key=$(sha256sum "$root/bench/gen_tree.cpp" | cut -c1-12)
@@ -117,7 +118,7 @@ for n in "${sizes[@]}"; do
   echo "bench: $n skills: probe reads $probe_count SKILL.md files" >&2
 
   pairs=(probe "$probe ${roots[*]}")
-  list_ok=0 view_ok=0
+  list_ok=0 view_ok=0 prompt_ok=0 commands_ok=0
   if (( have_skillrt )); then
     if "$skillrt" --home "$home" --json list >"$cache/list-$n.json" 2>"$cache/list-$n.err"; then
       list_ok=1
@@ -131,6 +132,23 @@ for n in "${sizes[@]}"; do
       pairs+=(view "$skillrt --home $home view $view_name")
     else
       echo "bench: skillrt view $view_name failed on $n skills; see $cache/view-$n.err" >&2
+    fi
+    # The skills index: without tool info (no conditions read), and with tool
+    # info through the prompt snapshot and without it (--no-snapshot).
+    if "$skillrt" --home "$home" prompt >/dev/null 2>"$cache/prompt-$n.err" &&
+       "$skillrt" --home "$home" prompt --tools terminal >/dev/null 2>>"$cache/prompt-$n.err"; then
+      prompt_ok=1
+      pairs+=(prompt "$skillrt --home $home prompt")
+      pairs+=(prompt_tools "$skillrt --home $home prompt --tools terminal")
+      pairs+=(prompt_nosnap "$skillrt --home $home prompt --tools terminal --no-snapshot")
+    else
+      echo "bench: skillrt prompt failed on $n skills; see $cache/prompt-$n.err" >&2
+    fi
+    if "$skillrt" --home "$home" --json commands >/dev/null 2>"$cache/commands-$n.err"; then
+      commands_ok=1
+      pairs+=(commands "$skillrt --home $home --json commands")
+    else
+      echo "bench: skillrt commands failed on $n skills; see $cache/commands-$n.err" >&2
     fi
   fi
   if [[ -n $runs_override ]]; then
@@ -167,6 +185,15 @@ for n in "${sizes[@]}"; do
   fi
   if (( view_ok )); then
     row view "skillrt view NAME" "$skillrt" --home "$home" view "$view_name"
+  fi
+  if (( prompt_ok )); then
+    row prompt "skillrt prompt" "$skillrt" --home "$home" prompt
+    row prompt_tools "skillrt prompt --tools terminal" "$skillrt" --home "$home" prompt --tools terminal
+    row prompt_nosnap "skillrt prompt --tools terminal --no-snapshot" \
+      "$skillrt" --home "$home" prompt --tools terminal --no-snapshot
+  fi
+  if (( commands_ok )); then
+    row commands "skillrt --json commands" "$skillrt" --home "$home" --json commands
   fi
 done
 
