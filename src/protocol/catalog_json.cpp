@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/yaml/utf8.hpp"
+#include "protocol/json_text.hpp"
 
 namespace skillrt::protocol {
 
@@ -16,12 +17,7 @@ constexpr const char* k_empty_message = "No skills found in skills/ directory.";
 constexpr const char* k_list_hint = "Use skill_view(name) to see full content, tags, and linked files";
 
 // JSON strings must be UTF-8; paths from the filesystem need not be.
-std::string text(std::string_view value) {
-  if (core::find_invalid_utf8(value)) {
-    return core::sanitize_utf8(value);
-  }
-  return std::string(value);
-}
+std::string text(std::string_view value) { return json_text(value); }
 
 Json optional_string(const std::optional<std::string_view>& value) {
   if (value) {
@@ -64,61 +60,6 @@ Json list_json(const core::Catalog& catalog, const std::optional<std::string>& c
 }
 
 namespace {
-
-// Appends `value` as a JSON string exactly as nlohmann's dump() spells it
-// (ensure_ascii off): only '"', '\\' and control characters are escaped.
-// Runs of plain bytes are copied whole; this loop writes every description.
-void append_json_chars(std::string& out, std::string_view value) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    // Skip eight plain bytes at a time: a word is plain when no byte is below
-    // 0x20 and none equals '"' or '\\' (bytes >= 0x80 never trip the test).
-    while (i + 8 <= value.size()) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, value.data() + i, 8);
-      constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
-      constexpr std::uint64_t k_highs = 0x8080808080808080ULL;
-      const std::uint64_t quote = word ^ (k_ones * '"');
-      const std::uint64_t backslash = word ^ (k_ones * '\\');
-      const std::uint64_t special = ((word - k_ones * 0x20) & ~word) | ((quote - k_ones) & ~quote) |
-                                    ((backslash - k_ones) & ~backslash);
-      if ((special & k_highs) != 0) {
-        break;
-      }
-      i += 8;
-    }
-    if (i >= value.size()) {
-      break;
-    }
-    const auto c = static_cast<unsigned char>(value[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') {
-      continue;
-    }
-    out.append(value.substr(run, i - run));
-    run = i + 1;
-    switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\b': out.append("\\b"); break;
-      case '\f': out.append("\\f"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
-      default:
-        out.append("\\u00");
-        out.push_back(k_hex[c >> 4U]);
-        out.push_back(k_hex[c & 0xFU]);
-    }
-  }
-  out.append(value.substr(run));
-}
-
-void append_json_string(std::string& out, std::string_view value) {
-  out.push_back('"');
-  append_json_chars(out, value);
-  out.push_back('"');
-}
 
 // True when no byte has its high bit set (then the text is valid UTF-8);
 // most descriptions are ASCII, and this checks eight bytes at a time.

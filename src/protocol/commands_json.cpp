@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/discovery/skill_reader.hpp"
-#include "core/yaml/utf8.hpp"
+#include "protocol/json_text.hpp"
 
 namespace skillrt::protocol {
 
@@ -22,59 +22,6 @@ Json commands_json(const core::SkillCommands& commands) {
   out["warnings"] = commands.warnings;
   return out;
 }
-
-namespace {
-
-// Appends `value` as nlohmann's dump() spells a string (ensure_ascii off):
-// '"', '\\' and control characters escaped; invalid UTF-8 replaced as print_json does.
-void append_json_string(std::string& out, std::string_view value) {
-  if (core::find_invalid_utf8(value)) {
-    append_json_string(out, core::sanitize_utf8(value));
-    return;
-  }
-  static constexpr char k_hex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const auto c = static_cast<unsigned char>(value[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') {
-      continue;
-    }
-    out.append(value.substr(run, i - run));
-    run = i + 1;
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      out += "\\u00";
-      out += k_hex[c >> 4U];
-      out += k_hex[c & 0xFU];
-    }
-  }
-  out.append(value.substr(run));
-  out += '"';
-}
-
-} // namespace
 
 void write_commands_json(std::ostream& out, const core::SkillCommands& commands) {
   std::string buffer;

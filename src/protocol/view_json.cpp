@@ -2,29 +2,15 @@
 
 #include "core/discovery/roots.hpp"
 #include "core/view/linked_files.hpp"
-#include "core/yaml/utf8.hpp"
+#include "protocol/json_text.hpp"
 
 namespace skillrt::protocol {
 namespace {
 
-// Names and paths come from the caller or the filesystem and may hold bytes
-// that are not UTF-8; JSON must stay valid whatever they are.
-std::string text(std::string_view raw) {
-  return core::sanitize_utf8(raw);
-}
-
-Json text_list(const std::vector<std::string>& items) {
-  Json out = Json::array();
-  for (const std::string& item : items) {
-    out.push_back(text(item));
-  }
-  return out;
-}
-
 Json groups_json(const core::FileGroups& groups) {
   Json out = Json::object();
   for (const auto& [group, files] : groups) {
-    out[group] = text_list(files);
+    out[group] = json_text_list(files);
   }
   return out;
 }
@@ -54,12 +40,12 @@ Json env_requirements_json(const std::vector<core::EnvRequirement>& entries) {
 Json view_failure_json(const core::ViewFailure& failure) {
   Json out = Json::object();
   out["success"] = false;
-  out["error"] = text(failure.error);
+  out["error"] = json_text(failure.error);
   if (failure.matches) {
-    out["matches"] = text_list(*failure.matches);
+    out["matches"] = json_text_list(*failure.matches);
   }
   if (failure.available_skills) {
-    out["available_skills"] = text_list(*failure.available_skills);
+    out["available_skills"] = json_text_list(*failure.available_skills);
   }
   if (failure.available_files) {
     out["available_files"] = groups_json(*failure.available_files);
@@ -77,25 +63,25 @@ Json skill_document_json(const core::SkillDocument& doc) {
   const core::Readiness& ready = doc.readiness;
   Json out = Json::object();
   out["success"] = true;
-  out["name"] = text(doc.name);
+  out["name"] = json_text(doc.name);
   out["description"] = yaml_to_json(doc.description);
-  out["tags"] = text_list(doc.tags);
-  out["related_skills"] = text_list(doc.related_skills);
+  out["tags"] = json_text_list(doc.tags);
+  out["related_skills"] = json_text_list(doc.related_skills);
   out["content"] = doc.content;
-  out["path"] = text(doc.path);
-  out["skill_dir"] = doc.skill_dir ? Json(text(doc.skill_dir->string())) : Json(nullptr);
+  out["path"] = json_text(doc.path);
+  out["skill_dir"] = doc.skill_dir ? Json(json_text(doc.skill_dir->string())) : Json(nullptr);
   out["org_provenance"] = nullptr;
   out["linked_files"] = doc.linked_files.empty() ? Json(nullptr) : groups_json(doc.linked_files);
   out["usage_hint"] = doc.linked_files.empty() ? Json(nullptr) : Json(std::string(core::k_linked_files_usage_hint));
   out["required_environment_variables"] = env_requirements_json(ready.required_environment_variables);
   out["required_commands"] = Json::array();
   out["missing_required_environment_variables"] = ready.missing_required_environment_variables;
-  out["missing_credential_files"] = text_list(ready.missing_credential_files);
+  out["missing_credential_files"] = json_text_list(ready.missing_credential_files);
   out["missing_required_commands"] = Json::array();
   out["setup_needed"] = ready.setup_needed;
   out["setup_skipped"] = ready.setup_skipped;
   out["readiness_status"] = ready.readiness_status;
-  out["_source_path"] = text(doc.source_path.string());
+  out["_source_path"] = json_text(doc.source_path.string());
   if (ready.setup_help) {
     out["setup_help"] = *ready.setup_help;
   }
@@ -115,8 +101,8 @@ Json skill_document_json(const core::SkillDocument& doc) {
 Json skill_file_json(const core::SkillFile& file) {
   Json out = Json::object();
   out["success"] = true;
-  out["name"] = text(file.name);
-  out["file"] = text(file.file.file);
+  out["name"] = json_text(file.name);
+  out["file"] = json_text(file.file.file);
   if (file.file.is_binary) {
     // Hermes' binary shape: no file_type, no _source_path.
     out["is_binary"] = true;
@@ -125,7 +111,7 @@ Json skill_file_json(const core::SkillFile& file) {
   }
   out["content"] = file.file.content;
   out["file_type"] = file.file.file_type;
-  out["_source_path"] = text(file.file.source_path.string());
+  out["_source_path"] = json_text(file.file.source_path.string());
   return out;
 }
 
