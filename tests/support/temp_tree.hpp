@@ -1,4 +1,5 @@
-// A temporary skill folder for guard tests, removed when the test ends.
+// A real temporary directory tree for tests, removed when the test ends
+// (shared by the unit tests of several modules: tests/support/).
 #pragma once
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@ namespace skillrt::test {
 class TempTree {
 public:
   TempTree() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "skillrt-guard-XXXXXX").string();
+    std::string pattern = (std::filesystem::temp_directory_path() / "skillrt-test-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) {
       throw std::runtime_error("mkdtemp failed");
     }

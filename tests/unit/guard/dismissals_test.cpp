@@ -4,7 +4,7 @@
 
 #include "core/guard/guard.hpp"
 #include "finding_helpers.hpp"
-#include "temp_tree.hpp"
+#include "support/temp_tree.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/guard/pattern_scan.hpp"
 #include "core/limits.hpp"
 #include "finding_helpers.hpp"
-#include "temp_tree.hpp"
+#include "support/temp_tree.hpp"
 
 namespace skillrt::core {
 namespace {

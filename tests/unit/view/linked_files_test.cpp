@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "core/limits.hpp"
-#include "temp_tree.hpp"
+#include "support/temp_tree.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "core/limits.hpp"
 #include "core/view/inline_shell.hpp"
-#include "temp_tree.hpp"
+#include "support/temp_tree.hpp"
 
 namespace skillrt::core {
 namespace {

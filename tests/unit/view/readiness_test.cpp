@@ -7,7 +7,7 @@
 
 #include "core/view/dotenv.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "temp_tree.hpp"
+#include "support/temp_tree.hpp"
 
 namespace skillrt::core {
 namespace {

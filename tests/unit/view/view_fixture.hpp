@@ -12,7 +12,7 @@
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "protocol/view_json.hpp"
-#include "temp_tree.hpp"
+#include "support/temp_tree.hpp"
 
 namespace skillrt::test {
 
