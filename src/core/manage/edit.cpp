@@ -3,11 +3,8 @@
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
-#include "core/manage/file_path_rules.hpp"
-#include "core/manage/skill_locator.hpp"
-#include "core/manage/skill_lock.hpp"
-#include "core/manage/stray_temp_cleanup.hpp"
 #include "core/manage/transaction.hpp"
+#include "core/manage/write_session.hpp"
 
 namespace skillrt::core {
 
@@ -19,34 +16,26 @@ ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequ
   if (auto problem = check_content_chars(content, "SKILL.md")) {
     return manage_failure(ErrorCode::limit_exceeded, *problem);
   }
-  const Catalog catalog = manage_catalog(ctx, cfg);
-  auto skill = locate_managed_skill(ctx, catalog, request.name, false);
-  if (!skill) {
-    return std::move(skill.error());
+  auto session = open_skill_for_write(ctx, cfg, request.name, std::string("SKILL.md"), false);
+  if (!session) {
+    return std::move(session.error());
   }
-  auto lock = SkillLock::acquire(ctx, skill->dir);
-  if (!lock) {
-    return manage_failure(lock.error().code, lock.error().message);
-  }
-  remove_stray_temps(skill->dir);
-  auto target = resolve_inside_skill(skill->dir, "SKILL.md");
-  if (!target) {
-    return manage_failure(target.error().code, target.error().message);
-  }
+  const ManagedSkill& skill = session->skill;
+  const std::filesystem::path& target = session->target;
   FileTransaction transaction;
-  if (auto written = transaction.write(*target, content); !written) {
+  if (auto written = transaction.write(target, content); !written) {
     return manage_failure(written.error().code, written.error().message);
   }
   std::vector<std::string> warnings;
   if (auto refused = settle_write(
-          ctx, cfg, skill->dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
+          ctx, cfg, skill.dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
     return std::move(*refused);
   }
   transaction.commit();
   ManageResult out;
   out.success = true;
   out.message = "Skill " + quoted_name(request.name) + " updated (full rewrite).";
-  out.path = skill->dir.string();
+  out.path = skill.dir.string();
   out.change_description =
       preview_chars(frontmatter_description_of(content), limits::k_manage_description_preview_chars, "");
   out.full_rewrite_change = true;

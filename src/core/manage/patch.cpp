@@ -4,10 +4,8 @@
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
 #include "core/manage/file_path_rules.hpp"
-#include "core/manage/skill_locator.hpp"
-#include "core/manage/skill_lock.hpp"
-#include "core/manage/stray_temp_cleanup.hpp"
 #include "core/manage/transaction.hpp"
+#include "core/manage/write_session.hpp"
 #include "core/patch/fuzzy_replace.hpp"
 #include "core/util/read_file.hpp"
 #include "core/yaml/utf8.hpp"
@@ -54,26 +52,18 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
     }
     file = std::move(*checked);
   }
-  const Catalog catalog = manage_catalog(ctx, cfg);
-  auto skill = locate_managed_skill(ctx, catalog, request.name, false);
-  if (!skill) {
-    return std::move(skill.error());
+  auto session = open_skill_for_write(ctx, cfg, request.name, file.rel, false);
+  if (!session) {
+    return std::move(session.error());
   }
-  auto lock = SkillLock::acquire(ctx, skill->dir);
-  if (!lock) {
-    return manage_failure(lock.error().code, lock.error().message);
-  }
-  remove_stray_temps(skill->dir);
-  auto target = resolve_inside_skill(skill->dir, file.rel);
-  if (!target) {
-    return manage_failure(target.error().code, target.error().message);
-  }
+  const ManagedSkill& skill = session->skill;
+  const std::filesystem::path& target = session->target;
   std::error_code ec;
-  if (!fs::is_regular_file(*target, ec)) {
+  if (!fs::is_regular_file(target, ec)) {
     return manage_failure(ErrorCode::not_found, "File not found: " + sanitize_utf8(file.rel));
   }
   // Read under the lock: a second writer's update is in what we patch.
-  auto current = read_regular_file(*target, limits::k_max_skill_file_bytes);
+  auto current = read_regular_file(target, limits::k_max_skill_file_bytes);
   if (!current) {
     return manage_failure(current.error().code, current.error().message);
   }
@@ -103,12 +93,12 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   }
 
   FileTransaction transaction;
-  if (auto written = transaction.write(*target, patched); !written) {
+  if (auto written = transaction.write(target, patched); !written) {
     return manage_failure(written.error().code, written.error().message);
   }
   std::vector<std::string> warnings;
   if (auto refused = settle_write(
-          ctx, cfg, skill->dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
+          ctx, cfg, skill.dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
     return std::move(*refused);
   }
   transaction.commit();

@@ -4,10 +4,8 @@
 
 #include "core/manage/actions.hpp"
 #include "core/manage/file_path_rules.hpp"
-#include "core/manage/skill_locator.hpp"
-#include "core/manage/skill_lock.hpp"
-#include "core/manage/stray_temp_cleanup.hpp"
 #include "core/manage/transaction.hpp"
+#include "core/manage/write_session.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/yaml/utf8.hpp"
 
@@ -24,36 +22,28 @@ ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const Man
     return manage_failure(ErrorCode::refused,
                           "SKILL.md cannot be removed on its own; use action='delete' to delete the whole skill.");
   }
-  const Catalog catalog = manage_catalog(ctx, cfg);
-  auto skill = locate_managed_skill(ctx, catalog, request.name, false);
-  if (!skill) {
-    return std::move(skill.error());
+  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, false);
+  if (!session) {
+    return std::move(session.error());
   }
-  auto lock = SkillLock::acquire(ctx, skill->dir);
-  if (!lock) {
-    return manage_failure(lock.error().code, lock.error().message);
-  }
-  remove_stray_temps(skill->dir);
-  auto target = resolve_inside_skill(skill->dir, file->rel);
-  if (!target) {
-    return manage_failure(target.error().code, target.error().message);
-  }
+  const ManagedSkill& skill = session->skill;
+  const std::filesystem::path& target = session->target;
   std::error_code ec;
-  if (!fs::is_regular_file(fs::symlink_status(*target, ec))) {
+  if (!fs::is_regular_file(fs::symlink_status(target, ec))) {
     ManageResult out =
         manage_failure(ErrorCode::not_found, "File '" + sanitize_utf8(*request.file_path) + "' not found in skill " +
                                                  quoted_name(request.name) + ".");
     out.has_available_files = true;
-    out.available_files = files_in_allowed_subdirs(skill->dir);
+    out.available_files = files_in_allowed_subdirs(skill.dir);
     return out;
   }
   FileTransaction transaction;
-  if (auto removed = transaction.remove(*target); !removed) {
+  if (auto removed = transaction.remove(target); !removed) {
     return manage_failure(removed.error().code, removed.error().message);
   }
   transaction.commit();
-  const fs::path parent = target->parent_path();
-  const fs::path skill_root = fs::canonical(skill->dir, ec);
+  const fs::path parent = target.parent_path();
+  const fs::path skill_root = fs::canonical(skill.dir, ec);
   if (!ec && parent != skill_root && fs::is_empty(parent, ec) && !ec) {
     fs::remove(parent, ec);
   }

@@ -14,4 +14,5 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/skill_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stray_temp_cleanup.cpp
   ${CMAKE_CURRENT_LIST_DIR}/transaction.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/write_file.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/write_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/write_session.cpp)

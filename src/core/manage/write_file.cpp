@@ -5,10 +5,8 @@
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
 #include "core/manage/file_path_rules.hpp"
-#include "core/manage/skill_locator.hpp"
-#include "core/manage/skill_lock.hpp"
-#include "core/manage/stray_temp_cleanup.hpp"
 #include "core/manage/transaction.hpp"
+#include "core/manage/write_session.hpp"
 #include "core/yaml/utf8.hpp"
 
 namespace skillrt::core {
@@ -31,49 +29,41 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   } else if (auto problem = check_file_content(content, file->rel)) {
     return manage_failure(ErrorCode::limit_exceeded, *problem);
   }
-  const Catalog catalog = manage_catalog(ctx, cfg);
-  auto skill = locate_managed_skill(ctx, catalog, request.name, true);
-  if (!skill) {
-    return std::move(skill.error());
+  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, true);
+  if (!session) {
+    return std::move(session.error());
   }
-  auto lock = SkillLock::acquire(ctx, skill->dir);
-  if (!lock) {
-    return manage_failure(lock.error().code, lock.error().message);
-  }
-  remove_stray_temps(skill->dir);
-  auto target = resolve_inside_skill(skill->dir, file->rel);
-  if (!target) {
-    return manage_failure(target.error().code, target.error().message);
-  }
+  const ManagedSkill& skill = session->skill;
+  const std::filesystem::path& target = session->target;
   std::error_code ec;
-  const fs::file_status status = fs::status(*target, ec);
+  const fs::file_status status = fs::status(target, ec);
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     return manage_failure(ErrorCode::refused, "'" + sanitize_utf8(file->rel) + "' exists in skill " +
                                                   quoted_name(request.name) + " and is not a regular file.");
   }
-  const fs::path skill_root = fs::canonical(skill->dir, ec);
+  const fs::path skill_root = fs::canonical(skill.dir, ec);
   if (ec) {
-    return manage_failure(ErrorCode::io_error, "Cannot resolve " + skill->dir.string() + ": " + ec.message());
+    return manage_failure(ErrorCode::io_error, "Cannot resolve " + skill.dir.string() + ": " + ec.message());
   }
   FileTransaction transaction;
-  if (auto made = transaction.make_parents(*target, skill_root); !made) {
+  if (auto made = transaction.make_parents(target, skill_root); !made) {
     transaction.rollback();
     return manage_failure(made.error().code, made.error().message);
   }
-  if (auto written = transaction.write(*target, content); !written) {
+  if (auto written = transaction.write(target, content); !written) {
     transaction.rollback();
     return manage_failure(written.error().code, written.error().message);
   }
   std::vector<std::string> warnings;
   if (auto refused = settle_write(
-          ctx, cfg, skill->dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
+          ctx, cfg, skill.dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
     return std::move(*refused);
   }
   transaction.commit();
   ManageResult out;
   out.success = true;
   out.message = "File '" + sanitize_utf8(*request.file_path) + "' written to skill " + quoted_name(request.name) + ".";
-  out.path = target->string();
+  out.path = target.string();
   out.warnings = std::move(warnings);
   return out;
 }
