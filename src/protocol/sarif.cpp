@@ -140,7 +140,6 @@ Json scan_result_sarif(const core::ScanResult& result, const core::PolicyDecisio
   Json driver = Json::object();
   driver["name"] = "skillrt-guard";
   driver["version"] = std::string(core::scanner_version());
-  driver["informationUri"] = "https://github.com/skillrt/skillrt/blob/main/docs/security.md";
   driver["rules"] = std::move(rules);
 
   Json run = Json::object();
