@@ -6,6 +6,7 @@
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
 #include "core/util/read_file.hpp"
+#include "core/util/text.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/preprocess.hpp"
 #include "core/view/readiness.hpp"
@@ -14,20 +15,6 @@
 
 namespace skillrt::core {
 namespace {
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // skills.config.<key>: the key as one mapping key first, then as a dotted path.
 const YamlNode* config_value(const YamlNode& document, const std::string& key) {
@@ -86,7 +73,7 @@ void add_config(const YamlNode& declared, const Config& cfg, LoadedSkill& skill)
 void append_skill_parts(std::vector<std::string>& parts, const LoadedSkill& skill, std::string_view config_path,
                         std::string_view content) {
   parts.emplace_back("");
-  parts.emplace_back(trim(content));
+  parts.emplace_back(trim_ascii_space(content));
   if (skill.skill_dir) {
     parts.emplace_back("");
     parts.push_back("[Skill directory: " + *skill.skill_dir + "]");
@@ -178,15 +165,15 @@ std::string render_single_invocation(const LoadedSkill& skill, std::string_view 
                   "\" skill, indicating they want you to follow its instructions. The full skill content is loaded "
                   "below.]");
   append_skill_parts(parts, skill, config_path, body.text);
-  const std::string_view wanted = trim(instruction);
+  const std::string_view wanted = trim_ascii_space(instruction);
   if (!wanted.empty() && !body.used_arguments) {
     parts.emplace_back("");
     parts.push_back("The user has provided the following instruction alongside the skill invocation: " +
                     std::string(wanted));
   }
-  if (!trim(runtime_note).empty()) {
+  if (!trim_ascii_space(runtime_note).empty()) {
     parts.emplace_back("");
-    parts.push_back("[Runtime note: " + std::string(trim(runtime_note)) + "]");
+    parts.push_back("[Runtime note: " + std::string(trim_ascii_space(runtime_note)) + "]");
   }
   return join_lines(parts);
 }
@@ -207,7 +194,7 @@ std::string render_stacked_invocation(const std::vector<LoadedSkill>& skills, co
   if (!missing.empty()) {
     head.push_back("Skills missing (skipped): " + joined(missing, ", "));
   }
-  const std::string_view wanted = trim(instruction);
+  const std::string_view wanted = trim_ascii_space(instruction);
   if (!wanted.empty()) {
     head.emplace_back("");
     head.push_back("User instruction: " + std::string(wanted));
@@ -219,8 +206,8 @@ std::string render_stacked_invocation(const std::vector<LoadedSkill>& skills, co
     append_skill_parts(parts, skill, config_path, substitute_arguments(skill.content, instruction).text);
     blocks.push_back(join_lines(parts));
   }
-  if (!trim(runtime_note).empty()) {
-    blocks.push_back("[Runtime note: " + std::string(trim(runtime_note)) + "]");
+  if (!trim_ascii_space(runtime_note).empty()) {
+    blocks.push_back("[Runtime note: " + std::string(trim_ascii_space(runtime_note)) + "]");
   }
   return joined(blocks, "\n\n");
 }
@@ -230,14 +217,14 @@ std::pair<std::vector<std::string>, std::string> split_invocation(std::string_vi
   std::size_t pos = 0;
   while (tokens.size() < k_max_stacked_skills) {
     std::size_t start = pos;
-    while (start < input.size() && is_space(input[start])) {
+    while (start < input.size() && is_ascii_space(input[start])) {
       ++start;
     }
     if (start >= input.size() || input[start] != '/') {
       break;
     }
     std::size_t end = start;
-    while (end < input.size() && !is_space(input[end])) {
+    while (end < input.size() && !is_ascii_space(input[end])) {
       ++end;
     }
     const std::string_view token = input.substr(start, end - start);
@@ -250,7 +237,7 @@ std::pair<std::vector<std::string>, std::string> split_invocation(std::string_vi
     }
     pos = end;
   }
-  return {tokens, std::string(trim(input.substr(pos)))};
+  return {tokens, std::string(trim_ascii_space(input.substr(pos)))};
 }
 
 Result<Invocation> build_invocation(const Context& ctx, const Config& cfg, std::string_view input,

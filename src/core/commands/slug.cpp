@@ -1,4 +1,5 @@
 #include "core/commands/slug.hpp"
+#include "core/util/text.hpp"
 
 #include <array>
 #include <utility>
@@ -94,24 +95,6 @@ char32_t decode(std::string_view text, std::size_t& pos) {
   return code;
 }
 
-void encode(std::string& out, char32_t code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
-}
-
 char32_t to_lower(char32_t code) {
   if (code >= 'A' && code <= 'Z') {
     return code + 0x20;
@@ -161,7 +144,7 @@ std::string slugify_skill_name(std::string_view name) {
     if (code == '-' && (out.empty() || out.back() == '-')) {
       continue; // collapse runs and drop a leading '-'
     }
-    encode(out, code);
+    append_utf8(out, code);
   }
   while (!out.empty() && out.back() == '-') {
     out.pop_back();

@@ -12,6 +12,7 @@
 #include "core/limits.hpp"
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
+#include "core/util/text.hpp"
 #include "core/yaml/yaml_emit.hpp"
 
 namespace skillrt::core {
@@ -23,17 +24,6 @@ namespace fs = std::filesystem;
 // PyYAML lets a repeated key win; refusing the whole config instead would
 // silently re-enable every disabled skill.
 constexpr YamlParseOptions k_config_parse{.allow_duplicate_keys = true};
-
-std::string_view strip_ws(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
-  while (!s.empty() && space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 bool is_string_scalar(const YamlNode* node) {
   return node != nullptr && node->is_scalar() && node->scalar_type() == YamlNode::ScalarType::string;
@@ -51,7 +41,7 @@ std::vector<std::string> dir_list(const YamlNode* node) {
     if (item.is_null()) {
       return;
     }
-    std::string text(strip_ws(item.to_string()));
+    std::string text(trim_ascii_space(item.to_string()));
     if (!text.empty()) {
       out.push_back(std::move(text));
     }
@@ -90,7 +80,7 @@ int timeout_value(const YamlNode* node) {
   if (node == nullptr || node->is_null() || !node->is_scalar()) {
     return value;
   }
-  std::string text(strip_ws(node->text()));
+  std::string text(trim_ascii_space(node->text()));
   switch (node->scalar_type()) {
     case YamlNode::ScalarType::boolean:
       value = node->as_bool().value_or(false) ? 1 : 0;
@@ -188,7 +178,7 @@ std::vector<std::string> parse_config_string_list(const YamlNode* node) {
     return raw;
   }
   if (is_string_scalar(node)) {
-    std::string_view stripped = strip_ws(node->text());
+    std::string_view stripped = trim_ascii_space(node->text());
     std::optional<std::vector<std::string>> parsed;
     if (stripped.starts_with('[')) {
       parsed = parse_list_literal(stripped);
@@ -205,7 +195,7 @@ std::vector<std::string> parse_config_string_list(const YamlNode* node) {
   }
   std::vector<std::string> out;
   for (const std::string& name : raw) {
-    std::string_view stripped = strip_ws(name);
+    std::string_view stripped = trim_ascii_space(name);
     if (!stripped.empty()) {
       out.emplace_back(stripped);
     }
@@ -266,7 +256,7 @@ Config load_config(const fs::path& path) {
 }
 
 Result<bool> set_project_trust(const fs::path& config_path, const std::string& dir, bool trusted) {
-  if (strip_ws(dir).empty()) {
+  if (trim_ascii_space(dir).empty()) {
     return fail(ErrorCode::invalid_argument, "the project directory is empty");
   }
   YamlNode root = YamlNode::make_mapping({});
@@ -301,7 +291,7 @@ Result<bool> set_project_trust(const fs::path& config_path, const std::string& d
   if (const YamlNode* current = skills.get("trusted_project_dirs"); current != nullptr) {
     if (current->is_sequence()) {
       entries = current->items();
-    } else if (is_string_scalar(current) && !strip_ws(current->text()).empty()) {
+    } else if (is_string_scalar(current) && !trim_ascii_space(current->text()).empty()) {
       entries.push_back(*current);
     } else if (!current->is_null()) {
       return fail(ErrorCode::parse_error,
@@ -309,7 +299,7 @@ Result<bool> set_project_trust(const fs::path& config_path, const std::string& d
                   current->pos());
     }
   }
-  auto same = [&](const YamlNode& item) { return item.is_scalar() && strip_ws(item.text()) == strip_ws(dir); };
+  auto same = [&](const YamlNode& item) { return item.is_scalar() && trim_ascii_space(item.text()) == trim_ascii_space(dir); };
   bool present = std::any_of(entries.begin(), entries.end(), same);
   if (trusted == present) {
     return false;  // already in the wanted state: leave the file untouched

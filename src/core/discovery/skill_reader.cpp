@@ -10,6 +10,7 @@
 
 #include "core/discovery/gates.hpp"
 #include "core/limits.hpp"
+#include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
 #include "core/yaml/utf8.hpp"
 
@@ -85,18 +86,6 @@ bool is_cut_sequence(std::string_view tail) {
                      [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; });
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-std::string_view strip(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && is_space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 // Finds the first body line that is not blank and not a heading, scanning
 // `text` from `*pos`. Only complete lines are considered unless `eof`; `*pos`
 // is left at the first line not yet examined.
@@ -109,7 +98,7 @@ std::optional<std::string_view> first_text_line(std::string_view text, std::size
       }
       end = text.size();
     }
-    std::string_view line = strip(text.substr(*pos, end - *pos));
+    std::string_view line = trim_ascii_space(text.substr(*pos, end - *pos));
     *pos = end + 1;
     if (!line.empty() && line.front() != '#') {
       return line;

@@ -13,26 +13,13 @@
 #include "core/prompt/frontmatter_prefix.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/prompt/record_text.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core {
 namespace {
 
 constexpr std::string_view k_project_prefix = "[project] ";
 constexpr std::string_view k_ellipsis = "...";
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string_view strip_view(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // The index conditions of one record: from the snapshot when its SKILL.md is
 // unchanged, else read from the file (and kept for the next snapshot).
@@ -189,10 +176,10 @@ RenderedIndex build_unguarded(const Context& ctx, const Config& cfg, const Promp
 } // namespace
 
 std::string index_description(std::string_view description) {
-  std::string_view text = strip_view(description);
+  std::string_view text = trim_ascii_space(description);
   // Surrounding quotes, as a YAML value quoted twice would leave them.
   while (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front()) {
-    text = strip_view(text.substr(1, text.size() - 2));
+    text = trim_ascii_space(text.substr(1, text.size() - 2));
   }
   // One index line per skill: a run of whitespace holding a line break becomes one space.
   if (text.find_first_of("\n\r") == std::string_view::npos) {
@@ -206,10 +193,10 @@ std::string index_description(std::string_view description) {
   std::string folded;
   folded.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    if (is_space(text[i])) {
+    if (is_ascii_space(text[i])) {
       std::size_t end = i;
       bool line_break = false;
-      while (end < text.size() && is_space(text[end])) {
+      while (end < text.size() && is_ascii_space(text[end])) {
         line_break = line_break || text[end] == '\n' || text[end] == '\r';
         ++end;
       }

@@ -1,3 +1,4 @@
+#include "core/util/text.hpp"
 #include "core/view/name_check.hpp"
 
 #include <cstddef>
@@ -6,20 +7,6 @@
 
 namespace skillrt::core {
 namespace {
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 bool is_ascii_letter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -69,7 +56,7 @@ ViewResult<std::string> check_skill_name(std::string_view raw) {
     return tl::unexpected(view_failure(ErrorCode::invalid_argument, "Skill name must not contain NUL characters.",
                                        std::string(k_lookup_hint)));
   }
-  const std::string_view name = trim(raw);
+  const std::string_view name = trim_ascii_space(raw);
   if (name.empty()) {
     return tl::unexpected(
         view_failure(ErrorCode::invalid_argument, "Skill name must not be empty.", std::string(k_lookup_hint)));
