@@ -18,6 +18,10 @@ inline const core::GuardFinding* find_id(const std::vector<core::GuardFinding>& 
   }
   return nullptr;
 }
+// The pointer would dangle once the temporary vector is gone: keep the result
+// in a variable first.
+const core::GuardFinding* find_id(std::vector<core::GuardFinding>&& findings, std::string_view id,
+                                  std::string_view file = {}) = delete;
 
 inline std::size_t count_id(const std::vector<core::GuardFinding>& findings, std::string_view id) {
   return static_cast<std::size_t>(

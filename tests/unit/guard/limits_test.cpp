@@ -60,7 +60,8 @@ TEST(GuardLimits, LinePiecesOverlap) {
   // A marker straddling the first piece boundary is still found.
   std::string line(limits::k_guard_line_piece_bytes - 2, 'a');
   line += "x\u200By";
-  EXPECT_NE(find_id(scan_text("a.md", line), "invisible_unicode"), nullptr);
+  const std::vector<GuardFinding> findings = scan_text("a.md", line);
+  EXPECT_NE(find_id(findings, "invisible_unicode"), nullptr);
 }
 
 TEST(GuardLimits, DismissalFileSize) {

@@ -97,7 +97,8 @@ TEST(Structure, TotalSize) {
   for (int i = 0; i < 21; ++i) {
     tree.write("assets/p" + std::to_string(i) + ".txt", std::string(250 * 1024, 'x'));
   }
-  const GuardFinding* f = find_id(scan(tree.path()).findings, "oversized_skill");
+  const ScanResult r = scan(tree.path());
+  const GuardFinding* f = find_id(r.findings, "oversized_skill");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, ThreatSeverity::low);
 }
@@ -186,7 +187,8 @@ TEST(Structure, UnreadableFileIsAFinding) {
   tree.write("SKILL.md", k_skill);
   tree.write("secret.md", "x");
   tree.chmod("secret.md", 0);
-  EXPECT_NE(find_id(scan(tree.path()).findings, "unreadable_path", "secret.md"), nullptr);
+  const ScanResult r = scan(tree.path());
+  EXPECT_NE(find_id(r.findings, "unreadable_path", "secret.md"), nullptr);
 }
 
 } // namespace

@@ -92,7 +92,8 @@ TEST(UnicodeSmuggling, LineNumbersAcrossCrLfAndManyLines) {
     text += "line\r\n";
   }
   text += "x\u202Ey\r\n";
-  const GuardFinding* f = find_id(scan_text("a.txt", text), "bidi_override");
+  const std::vector<GuardFinding> findings = scan_text("a.txt", text);
+  const GuardFinding* f = find_id(findings, "bidi_override");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->line, 1001u);
 }
