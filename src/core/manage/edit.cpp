@@ -21,17 +21,11 @@ ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequ
     return std::move(session.error());
   }
   const ManagedSkill& skill = session->skill;
-  const std::filesystem::path& target = session->target;
   FileTransaction transaction;
-  if (auto written = transaction.write(target, content); !written) {
-    return manage_failure(written.error().code, written.error().message);
+  auto warnings = write_and_settle(ctx, cfg, *session, request.confirm, transaction, content);
+  if (!warnings) {
+    return std::move(warnings.error());
   }
-  std::vector<std::string> warnings;
-  if (auto refused = settle_write(
-          ctx, cfg, skill.dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
-    return std::move(*refused);
-  }
-  transaction.commit();
   ManageResult out;
   out.success = true;
   out.message = "Skill " + quoted_name(request.name) + " updated (full rewrite).";
@@ -39,7 +33,7 @@ ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequ
   out.change_description =
       preview_chars(frontmatter_description_of(content), limits::k_manage_description_preview_chars, "");
   out.full_rewrite_change = true;
-  out.warnings = std::move(warnings);
+  out.warnings = std::move(*warnings);
   return out;
 }
 

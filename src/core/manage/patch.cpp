@@ -56,7 +56,6 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   if (!session) {
     return std::move(session.error());
   }
-  const ManagedSkill& skill = session->skill;
   const std::filesystem::path& target = session->target;
   std::error_code ec;
   if (!fs::is_regular_file(target, ec)) {
@@ -93,15 +92,10 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   }
 
   FileTransaction transaction;
-  if (auto written = transaction.write(target, patched); !written) {
-    return manage_failure(written.error().code, written.error().message);
+  auto warnings = write_and_settle(ctx, cfg, *session, request.confirm, transaction, patched);
+  if (!warnings) {
+    return std::move(warnings.error());
   }
-  std::vector<std::string> warnings;
-  if (auto refused = settle_write(
-          ctx, cfg, skill.dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
-    return std::move(*refused);
-  }
-  transaction.commit();
   ManageResult out;
   out.success = true;
   out.message = "Patched " + sanitize_utf8(file.rel) + " in skill " + quoted_name(request.name) + " (" +
@@ -110,7 +104,7 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   out.change_new = preview_chars(new_string, limits::k_manage_change_preview_chars, k_change_ellipsis);
   out.replacements = replaced->count;
   out.strategy = replaced->strategy;
-  out.warnings = std::move(warnings);
+  out.warnings = std::move(*warnings);
   return out;
 }
 

@@ -50,21 +50,15 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
     transaction.rollback();
     return manage_failure(made.error().code, made.error().message);
   }
-  if (auto written = transaction.write(target, content); !written) {
-    transaction.rollback();
-    return manage_failure(written.error().code, written.error().message);
+  auto warnings = write_and_settle(ctx, cfg, *session, request.confirm, transaction, content);
+  if (!warnings) {
+    return std::move(warnings.error());
   }
-  std::vector<std::string> warnings;
-  if (auto refused = settle_write(
-          ctx, cfg, skill.dir, request.confirm, [&] { return transaction.rollback(); }, warnings)) {
-    return std::move(*refused);
-  }
-  transaction.commit();
   ManageResult out;
   out.success = true;
   out.message = "File '" + sanitize_utf8(*request.file_path) + "' written to skill " + quoted_name(request.name) + ".";
   out.path = target.string();
-  out.warnings = std::move(warnings);
+  out.warnings = std::move(*warnings);
   return out;
 }
 

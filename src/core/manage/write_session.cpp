@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/manage/actions.hpp"
 #include "core/manage/file_path_rules.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
 
@@ -27,6 +28,22 @@ ManageExpected<SkillWriteSession> open_skill_for_write(const Context& ctx, const
     return tl::unexpected(manage_failure(target.error().code, target.error().message));
   }
   return SkillWriteSession{std::move(*skill), std::move(*lock), std::move(*target)};
+}
+
+ManageExpected<std::vector<std::string>> write_and_settle(const Context& ctx, const Config& cfg,
+                                                          const SkillWriteSession& session, bool confirmed,
+                                                          FileTransaction& transaction, std::string_view content) {
+  if (auto written = transaction.write(session.target, content); !written) {
+    transaction.rollback();
+    return tl::unexpected(manage_failure(written.error().code, written.error().message));
+  }
+  std::vector<std::string> warnings;
+  if (auto refused = settle_write(
+          ctx, cfg, session.skill.dir, confirmed, [&] { return transaction.rollback(); }, warnings)) {
+    return tl::unexpected(std::move(*refused));
+  }
+  transaction.commit();
+  return warnings;
 }
 
 }  // namespace skillrt::core

@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
+#include "core/manage/transaction.hpp"
 
 namespace skillrt::core {
 
@@ -26,5 +28,14 @@ struct SkillWriteSession {
 // lookup, so it is not kept.
 ManageExpected<SkillWriteSession> open_skill_for_write(const Context& ctx, const Config& cfg, std::string_view name,
                                                        const std::string& rel, bool for_write_file);
+
+// The step every write to an existing skill ends with: writes `content` to the
+// session's target inside `transaction` (which may already hold earlier steps,
+// e.g. created folders), lets the guard judge the skill (settle_write) and
+// commits. Returns the failure to report, with everything rolled back, or the
+// scanner warnings of a write that stands.
+ManageExpected<std::vector<std::string>> write_and_settle(const Context& ctx, const Config& cfg,
+                                                          const SkillWriteSession& session, bool confirmed,
+                                                          FileTransaction& transaction, std::string_view content);
 
 }  // namespace skillrt::core
