@@ -8,6 +8,9 @@ pkg_check_modules(YAML REQUIRED IMPORTED_TARGET yaml-0.1>=0.2.5)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 # libcrypto only (SHA-256 of skill contents); TLS comes with the network layer.
 find_package(OpenSSL 3.0 REQUIRED COMPONENTS Crypto)
+# The database adapters (src/store): embedded SQLite (FTS5) and the libpq client.
+find_package(SQLite3 3.38 REQUIRED)
+find_package(PostgreSQL 15 REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED CONFIG)
 find_package(CLI11 2.1 REQUIRED CONFIG)
 find_package(tl-expected 1.0 REQUIRED CONFIG)

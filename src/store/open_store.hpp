@@ -1,0 +1,19 @@
+// Picks and opens the SkillStore adapter for a location.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/context.hpp"
+#include "core/store/skill_store.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::store {
+
+// `location`: "postgres://…" or "postgresql://…" (a libpq URI) → PostgreSQL;
+// "sqlite:PATH" or a plain path → SQLite at PATH; "" → SQLite at
+// HOME/skillrt.db. Opening runs the pending migrations. Errors name the
+// backend and never include a password from the URL.
+Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location, const core::Context& ctx);
+
+}  // namespace skillrt::store
