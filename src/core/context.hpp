@@ -13,6 +13,8 @@
 
 namespace skillrt::core {
 
+class EventBus;  // core/events/event_bus.hpp
+
 // Reads one environment variable; nullopt when unset.
 using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
 
@@ -26,6 +28,14 @@ struct Context {
   std::string session_id;       // ${HERMES_SESSION_ID}
   std::filesystem::path cwd;    // where project discovery starts (TERMINAL_CWD or the process cwd)
   EnvLookup env = process_env();
+
+  // Who asks (issue 3/5, the three layers). No user: single-user mode, where
+  // only the shared layer exists and everything behaves as before layers.
+  std::optional<std::string> user_id;  // validated by tenancy/user_id.hpp before it gets here
+  std::string org_id;                  // "0" is the owner organisation (may write shared skills)
+
+  // Where change events go (core/events); null: nobody listens (one-shot CLI runs).
+  EventBus* events = nullptr;
 
   std::filesystem::path skills_dir() const { return home / "skills"; }
   std::filesystem::path config_path() const { return home / "config.yaml"; }

@@ -1,0 +1,107 @@
+#include "core/tenancy/user_home.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <system_error>
+
+#include "core/tenancy/user_id.hpp"
+
+namespace skillrt::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr mode_t k_owner_only_dir = 0700;
+
+// Closes a descriptor when it leaves scope.
+class Fd {
+ public:
+  explicit Fd(int fd) : m_fd(fd) {}
+  ~Fd() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return m_fd; }
+
+ private:
+  int m_fd;
+};
+
+std::string errno_text(int err) { return std::generic_category().message(err); }
+
+// Creates `name` inside the directory `parent` (0700) when missing and opens
+// it without following a symlink, so a planted link in place of users/ or a
+// user's folder can never redirect the walk outside HOME/users.
+Result<int> open_or_make_dir(int parent, const char* name, const fs::path& shown) {
+  if (::mkdirat(parent, name, k_owner_only_dir) != 0 && errno != EEXIST) {
+    const int err = errno;
+    return fail(ErrorCode::io_error, "cannot create " + shown.string() + ": " + errno_text(err));
+  }
+  const int fd = ::openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ELOOP || err == ENOTDIR) {
+      return fail(ErrorCode::refused, shown.string() + " is a symlink or not a directory; refusing to use it");
+    }
+    return fail(ErrorCode::io_error, "cannot open " + shown.string() + ": " + errno_text(err));
+  }
+  return fd;
+}
+
+}  // namespace
+
+Result<UserHome> user_home_paths(const Context& ctx) {
+  if (!ctx.user_id) return fail(ErrorCode::invalid_argument, "no user in the context (--user)");
+  if (auto ok = check_user_id(*ctx.user_id); !ok) return tl::unexpected(ok.error());
+  UserHome home;
+  home.root = ctx.home / "users" / *ctx.user_id;
+  home.skills = home.root / "skills";
+  home.memory = home.root / "memory.json";
+  home.todo = home.root / "todo.json";
+  home.tmp = home.root / "tmp";
+  return home;
+}
+
+Result<UserHome> ensure_user_home(const Context& ctx) {
+  auto paths = user_home_paths(ctx);
+  if (!paths) return paths;
+
+  // HOME itself is the operator's choice (it may legitimately be a symlink);
+  // everything below it is ours and is walked without following links.
+  std::error_code ec;
+  fs::create_directories(ctx.home, ec);
+  if (ec) return fail(ErrorCode::io_error, "cannot create " + ctx.home.string() + ": " + ec.message());
+  const Fd home_fd(::open(ctx.home.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (home_fd.get() < 0) {
+    const int err = errno;
+    return fail(ErrorCode::io_error, "cannot open " + ctx.home.string() + ": " + errno_text(err));
+  }
+
+  auto users = open_or_make_dir(home_fd.get(), "users", ctx.home / "users");
+  if (!users) return tl::unexpected(users.error());
+  const Fd users_fd(*users);
+
+  auto root = open_or_make_dir(users_fd.get(), ctx.user_id->c_str(), paths->root);
+  if (!root) return tl::unexpected(root.error());
+  const Fd root_fd(*root);
+  // Owner-only even when the folder pre-existed with a looser mode (another
+  // tool or an older run may have created it).
+  if (::fchmod(root_fd.get(), k_owner_only_dir) != 0) {
+    const int err = errno;
+    return fail(ErrorCode::io_error, "cannot restrict " + paths->root.string() + ": " + errno_text(err));
+  }
+
+  for (const char* sub : {"skills", "tmp"}) {
+    auto dir = open_or_make_dir(root_fd.get(), sub, paths->root / sub);
+    if (!dir) return tl::unexpected(dir.error());
+    const Fd closer(*dir);
+  }
+  return paths;
+}
+
+}  // namespace skillrt::core
