@@ -43,10 +43,10 @@ Json list_json(const core::Catalog& catalog, const std::optional<std::string>& c
   for (const core::SkillRecord* record : listing) {
     Json entry = Json::object();
     entry["name"] = text(record->name);
-    entry["description"] = text(record->description);
+    entry["description"] = text(catalog.description(*record));
     entry["category"] = optional_string(record->category);
     entry["path"] = text(record->skill_md.string());
-    entry["source"] = core::tier_name(record->tier);
+    entry["source"] = core::source_name(catalog.roots, record->tier);
     skills.push_back(std::move(entry));
     if (record->category) {
       categories.insert(text(*record->category));
@@ -169,7 +169,7 @@ void write_list_json(std::ostream& out, const core::Catalog& catalog, const std:
       w.raw(",");
       w.newline(3);
       w.key("description");
-      w.string(record.description);
+      catalog.visit_description(record, [&w](std::string_view description) { w.string(description); });
       w.raw(",");
       w.newline(3);
       w.key("category");
@@ -185,7 +185,7 @@ void write_list_json(std::ostream& out, const core::Catalog& catalog, const std:
       w.raw(",");
       w.newline(3);
       w.key("source");
-      w.string(core::tier_name(record.tier));
+      w.string(core::source_name(catalog.roots, record.tier));
       w.newline(2);
       w.raw(i + 1 < listing.size() ? "}," : "}");
     }
@@ -288,6 +288,10 @@ Json doctor_json(const core::Catalog& catalog, const core::Config& config) {
   }
   out["hidden"] = std::move(hidden);
 
+  if (!catalog.roots.user_root_error.empty()) {
+    // Only with --user: why the user's own root is missing (e.g. a planted symlink).
+    out["user_root_error"] = text(catalog.roots.user_root_error);
+  }
   if (catalog.roots.untrusted_project) {
     out["untrusted_project"] = Json{{"root", text(catalog.roots.untrusted_project->root.string())},
                                     {"skills", catalog.roots.untrusted_project->skill_count}};

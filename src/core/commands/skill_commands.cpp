@@ -65,8 +65,8 @@ SkillCommands scan_skill_commands(const Catalog& catalog) {
     SkillCommand command;
     command.command = key;
     command.name = name;
-    const std::string_view description = field_text(record.description);
-    command.description = description.empty() ? "Invoke the " + name + " skill" : std::string(description);
+    std::string description = catalog.description(record);
+    command.description = description.empty() ? "Invoke the " + name + " skill" : std::move(description);
     command.skill_md = skill_md;
     command.skill_dir = field_string(record.dir);
     command.record = &record;

@@ -14,6 +14,8 @@
 #include "core/discovery/skill_reader.hpp"
 #include "core/discovery/walk_text.hpp"
 #include "core/limits.hpp"
+#include "core/tenancy/user_home.hpp"
+#include "core/tenancy/user_id.hpp"
 #include "core/yaml/utf8.hpp"
 
 namespace skillrt::core {
@@ -133,15 +135,44 @@ bool cache_enabled(const Context& ctx, const CatalogOptions& options) {
     return false;
   }
   const std::optional<std::string> off = ctx.env("SKILLRT_NO_CACHE");
-  return !off || off->empty() || *off == "0";
+  if (off && !off->empty() && *off != "0") {
+    return false;
+  }
+  // A user's cache lives in their home: none when that home is unsafe (a
+  // planted symlink), so the cache never writes through it.
+  return !ctx.user_id || ensure_user_home(ctx).has_value();
+}
+
+// Where descriptions past the memory budget go: beside the listing cache
+// (the user's own disk) when the cache may be written there, else the
+// temporary directory. A missing directory is not created: the store then
+// tries the next one, or keeps the text in memory.
+DescriptionStore::Options description_store_options(const Context& ctx, const CatalogOptions& options) {
+  DescriptionStore::Options out;
+  out.memory_budget = options.description_memory_budget;
+  if (cache_enabled(ctx, options)) {
+    out.spill_dirs.push_back(listing_cache_path(ctx).parent_path());
+  }
+  const std::optional<std::string> tmpdir = ctx.env("TMPDIR");
+  out.spill_dirs.emplace_back(tmpdir && !tmpdir->empty() ? *tmpdir : "/tmp");
+  return out;
 }
 
 }  // namespace
 
-std::filesystem::path listing_cache_path(const Context& ctx) { return ctx.home / "cache" / "skillrt-listing.bin"; }
+std::filesystem::path listing_cache_path(const Context& ctx) {
+  // Per user: the cache drops entries a run does not meet, so users sharing
+  // one file would evict each other's skills on every call, and one user's
+  // paths and descriptions would sit in a file shared with everyone.
+  if (ctx.user_id && check_user_id(*ctx.user_id)) {
+    return ctx.home / "users" / *ctx.user_id / "cache" / "skillrt-listing.bin";
+  }
+  return ctx.home / "cache" / "skillrt-listing.bin";
+}
 
 Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOptions& options) {
   Catalog catalog;
+  catalog.descriptions = DescriptionStore(description_store_options(ctx, options));
   catalog.roots = compute_roots(ctx, cfg.skills);
   const std::vector<Root>& roots = catalog.roots.roots;
 
@@ -234,7 +265,7 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
                                                                          : catalog.strings.add(fields.frontmatter_name);
     record.name = utf8_prefix_view(record.frontmatter_name.empty() ? record.dir_name : record.frontmatter_name,
                                    limits::k_max_name_length);
-    record.description = catalog.strings.add(truncate_description(fields.description, truncated));
+    record.description_ref = catalog.descriptions.append(truncate_description(fields.description, truncated));
     record.platforms = catalog.strings.add_list(fields.platforms);
     record.environments = catalog.strings.add_list(fields.environments);
   }

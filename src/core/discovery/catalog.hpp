@@ -8,10 +8,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/discovery/description_store.hpp"
 #include "core/discovery/path_string.hpp"
 #include "core/discovery/roots.hpp"
 #include "core/discovery/string_arena.hpp"
@@ -34,9 +36,10 @@ const char* hidden_name(Hidden hidden);
 // string_arena.hpp): a record is valid as long as its catalog, and copying a
 // record copies views, not text. The directory fields are views into the
 // bytes of skill_md, and frontmatter_name and name share them when equal.
+// The description is not among them: read it with Catalog::description().
 struct SkillRecord {
   std::string_view name;                     // frontmatter name or directory name, truncated to 64
-  std::string_view description;              // listing description (body fallback, truncated to 1024)
+  DescriptionRef description_ref;            // listing description in Catalog::descriptions
   std::optional<std::string_view> category;  // first path component when SKILL.md is at depth >= 3
   std::string_view index_category;           // all dirs between root and skill dir joined by '/' ("" at top)
   PathString skill_md;                       // absolute path of SKILL.md (under the root as found, not resolved)
@@ -61,6 +64,7 @@ struct Catalog {
   ~Catalog() = default;
 
   StringArena strings;                 // the text of records and legacy_files (declared first: dies last)
+  DescriptionStore descriptions;       // the records' descriptions, mostly out of memory at scale
   RootSet roots;
   std::vector<SkillRecord> records;    // every parsed SKILL.md, tier order then path order
   std::vector<std::size_t> listed;     // indices of offered skills, in discovery order (first wins)
@@ -68,6 +72,18 @@ struct Catalog {
   std::vector<std::size_t> dirs_per_root;
   std::vector<std::size_t> skills_per_root;
   std::vector<PathString> legacy_files;  // flat NAME.md files, only with CatalogOptions::collect_legacy
+
+  // The listing description of `record` (a record of this catalog: body
+  // fallback, truncated to 1024 characters), as a copy. Descriptions are
+  // kept out of memory in large catalogs (description_store.hpp), so there is
+  // no stored view of them.
+  std::string description(const SkillRecord& record) const { return descriptions.get(record.description_ref); }
+  // Calls `visit(std::string_view)` with the description of `record` without
+  // a copy, for a loop over many records (the list writer). The view is valid
+  // only during the call, and `visit` must not read another description.
+  template <typename Visit> void visit_description(const SkillRecord& record, Visit&& visit) const {
+    descriptions.visit(record.description_ref, std::forward<Visit>(visit));
+  }
 
   // Listing entries sorted as skills_list sorts them: (category or "", name).
   std::vector<const SkillRecord*> sorted_listing(const std::optional<std::string>& category) const;
@@ -82,6 +98,9 @@ struct CatalogOptions {
   std::int64_t cache_racy_window_ns = 2'000'000'000;
   // Also report decoy SKILL.md files inside pruned support dirs (doctor).
   bool find_decoys = false;
+  // Description bytes kept in memory; the rest go to an unlinked file in
+  // HOME/cache or $TMPDIR (see DescriptionStore). Tests lower it.
+  std::size_t description_memory_budget = DescriptionStore::Options{}.memory_budget;
 };
 
 // Where the listing cache of ctx's home lives.

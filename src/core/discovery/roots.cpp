@@ -8,6 +8,8 @@
 #include "core/discovery/git_identity.hpp"
 #include "core/discovery/walk_text.hpp"
 #include "core/limits.hpp"
+#include "core/tenancy/permissions.hpp"
+#include "core/tenancy/user_home.hpp"
 
 namespace skillrt::core {
 
@@ -85,6 +87,11 @@ std::optional<fs::path> existing_dir(const fs::path& path) {
   return out;
 }
 
+// Is `path` (canonical) `dir` or below it?
+bool is_within(const fs::path& path, const fs::path& dir) {
+  return std::mismatch(dir.begin(), dir.end(), path.begin(), path.end()).first == dir.end();
+}
+
 std::string trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n' || text.front() == '\r')) {
     text.remove_prefix(1);
@@ -134,8 +141,16 @@ const char* tier_name(Tier tier) {
       return "local";
     case Tier::external:
       return "external";
+    case Tier::user:
+      return "user";
   }
   return "unknown";
+}
+
+Layer tier_layer(Tier tier) { return tier == Tier::user ? Layer::user : Layer::shared; }
+
+const char* source_name(const RootSet& set, Tier tier) {
+  return set.layered ? layer_name(tier_layer(tier)) : tier_name(tier);
 }
 
 fs::path expand_config_path(const std::string& raw, const Context& ctx) {
@@ -200,15 +215,30 @@ fs::path project_identity(const fs::path& root) {
 
 RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg) {
   RootSet set;
+  set.layered = ctx.user_id.has_value();
+  if (ctx.user_id) {
+    // Only ctx's own folder is ever a root: other users' folders are not
+    // reachable from here, whatever the id (ensure_user_home validates it).
+    auto home = check_permission(ctx, Operation::list, Layer::user, *ctx.user_id).and_then([&] {
+      return ensure_user_home(ctx);
+    });
+    if (!home) {
+      set.user_root_error = home.error().message;
+    } else if (std::optional<fs::path> dir = existing_dir(home->skills)) {
+      set.roots.push_back(Root{std::move(*dir), Tier::user});
+    }
+  }
   const std::optional<fs::path> local = existing_dir(ctx.skills_dir());
   const fs::path local_key = local ? *local : resolved(ctx.skills_dir());
+  const fs::path users_key = resolved(ctx.home / "users");
 
   set.project_root = find_project_root(ctx);
   if (set.project_root && cfg.project_discovery) {
     std::vector<fs::path> candidates;
     for (std::string_view sub : k_project_skill_subdirs) {
       std::optional<fs::path> dir = existing_dir(*set.project_root / fs::path(sub));
-      if (dir && *dir != local_key && std::find(candidates.begin(), candidates.end(), *dir) == candidates.end()) {
+      if (dir && *dir != local_key && !is_within(*dir, users_key) &&
+          std::find(candidates.begin(), candidates.end(), *dir) == candidates.end()) {
         candidates.push_back(*dir);
       }
     }
@@ -246,6 +276,11 @@ RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg) {
     }
     if (*dir == local_key) {
       set.dropped_external.emplace_back(raw, "same directory as the local skills dir");
+      continue;
+    }
+    if (is_within(*dir, users_key)) {
+      // Per-user folders are reached only through their owner's context.
+      set.dropped_external.emplace_back(raw, "inside the per-user homes (HOME/users)");
       continue;
     }
     bool duplicate = std::any_of(set.roots.begin(), set.roots.end(), [&](const Root& root) { return root.path == *dir; });

@@ -1,5 +1,7 @@
 // The discovery roots in precedence order (spec §2.3 rules 1-4):
-// trusted project dirs → HOME/skills → skills.external_dirs.
+// trusted project dirs → HOME/skills → skills.external_dirs. With a user in
+// the context (issue 3/5, the three layers) the user's own folder
+// HOME/users/<uid>/skills comes first; the other tiers form the shared layer.
 #pragma once
 
 #include <cstddef>
@@ -10,11 +12,17 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/tenancy/layer.hpp"
 
 namespace skillrt::core {
 
-enum class Tier : unsigned char { project, local, external };
-const char* tier_name(Tier tier);  // "project" | "local" | "external"
+// `user` is last in the enum only to keep the numbering of the older tiers;
+// in precedence it comes first.
+enum class Tier : unsigned char { project, local, external, user };
+const char* tier_name(Tier tier);  // "project" | "local" | "external" | "user"
+
+// The layer a tier belongs to: user → Layer::user, every other tier → Layer::shared.
+Layer tier_layer(Tier tier);
 
 struct Root {
   std::filesystem::path path;  // canonical absolute path
@@ -33,7 +41,16 @@ struct RootSet {
   std::optional<UntrustedProject> untrusted_project;
   // Configured external dirs that were dropped, with why (missing, duplicate, same as local).
   std::vector<std::pair<std::string, std::string>> dropped_external;
+  // Why the user's own root is missing although ctx has a user ("" = it is there or there is no user).
+  std::string user_root_error;
+  // A user is in the context: skills are named by layer ("user"/"shared")
+  // rather than by tier in listings.
+  bool layered = false;
 };
+
+// The `source` a listing shows for a skill of `tier`: the tier name in
+// single-user mode, the layer name ("user" | "shared") when `set.layered`.
+const char* source_name(const RootSet& set, Tier tier);
 
 // Expands `~`, `~user`-less forms and ${VAR}/$VAR with ctx.env; relative → against home.
 std::filesystem::path expand_config_path(const std::string& raw, const Context& ctx);
@@ -45,6 +62,9 @@ std::optional<std::filesystem::path> find_project_root(const Context& ctx);
 // worktree list` lists it, else the resolved path.
 std::filesystem::path project_identity(const std::filesystem::path& root);
 
+// With ctx.user_id set, the user's skills folder is created on first use
+// (tenancy/user_home.hpp) and leads the list; a failure to create it (e.g. a
+// planted symlink) leaves it out and is recorded in `user_root_error`.
 RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg);
 
 }  // namespace skillrt::core

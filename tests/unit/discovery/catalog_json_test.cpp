@@ -166,7 +166,7 @@ TEST(CatalogJsonStream, EscapesAtEveryOffsetMatchTheTreeDump) {
       text += special;
       text += std::string(19 - offset, 'y');
       record.name = catalog.strings.add("n" + std::to_string(catalog.records.size()) + text);
-      record.description = catalog.strings.add(text + text);
+      record.description_ref = catalog.descriptions.append(text + text);
       // A path in two pieces, as the catalog keeps them (root, rest).
       record.skill_md = core::PathString(catalog.strings.add("/skills"),
                                          catalog.strings.add("/" + std::to_string(catalog.records.size()) + "/SKILL.md"));

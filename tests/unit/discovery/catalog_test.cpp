@@ -99,7 +99,7 @@ TEST_F(CatalogTest, NoFrontmatterStillListsWithBodyDescription) {
   auto catalog = build();
   ASSERT_EQ(catalog.records.size(), 1u);
   EXPECT_EQ(catalog.records[0].name, "plain");
-  EXPECT_EQ(catalog.records[0].description, "Just markdown.");
+  EXPECT_EQ(catalog.description(catalog.records[0]), "Just markdown.");
 }
 
 TEST_F(CatalogTest, DescriptionFallsBackToFirstBodyLine) {
@@ -107,9 +107,9 @@ TEST_F(CatalogTest, DescriptionFallsBackToFirstBodyLine) {
   skill("quoted-empty", "---\nname: q\ndescription: \"\"\n---\n## H\nUse me.\n");
   skill("no-body", "---\nname: n\n---\n# Only a heading\n");
   auto catalog = build();
-  EXPECT_EQ(find(catalog, "empty-desc")->description, "First real line.");
-  EXPECT_EQ(find(catalog, "quoted-empty")->description, "Use me.");
-  EXPECT_EQ(find(catalog, "no-body")->description, "");
+  EXPECT_EQ(catalog.description(*find(catalog, "empty-desc")), "First real line.");
+  EXPECT_EQ(catalog.description(*find(catalog, "quoted-empty")), "Use me.");
+  EXPECT_EQ(catalog.description(*find(catalog, "no-body")), "");
 }
 
 TEST_F(CatalogTest, DescriptionFallbackReadsPastTheWindow) {
@@ -119,7 +119,7 @@ TEST_F(CatalogTest, DescriptionFallbackReadsPastTheWindow) {
   }
   skill("far", "---\nname: far\n---\n" + headings + "Found far away.\n");
   auto catalog = build();
-  EXPECT_EQ(find(catalog, "far")->description, "Found far away.");
+  EXPECT_EQ(catalog.description(*find(catalog, "far")), "Found far away.");
 }
 
 TEST_F(CatalogTest, FrontmatterClosingPastTheWindowIsStillRead) {
@@ -156,9 +156,9 @@ TEST_F(CatalogTest, TruncatesNameAndDescriptionByCodePoints) {
   const auto* record = find(catalog, "long");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->name, std::string(64, 'n'));
-  EXPECT_EQ(core::utf8_length(record->description), limits::k_max_description_length);
-  EXPECT_TRUE(record->description.ends_with("\xC3\xA9..."));
-  EXPECT_EQ(find(catalog, "exact")->description, exact);
+  EXPECT_EQ(core::utf8_length(catalog.description(*record)), limits::k_max_description_length);
+  EXPECT_TRUE(catalog.description(*record).ends_with("\xC3\xA9..."));
+  EXPECT_EQ(catalog.description(*find(catalog, "exact")), exact);
 }
 
 TEST_F(CatalogTest, WindowBoundaryInsideAMultibyteCharacterIsNotInvalid) {
@@ -187,7 +187,7 @@ TEST_F(CatalogTest, BomAndCrlfAreTolerated) {
   auto catalog = build();
   ASSERT_EQ(catalog.records.size(), 1u);
   EXPECT_EQ(catalog.records[0].name, "bom-skill");
-  EXPECT_EQ(catalog.records[0].description, "with bom");
+  EXPECT_EQ(catalog.description(catalog.records[0]), "with bom");
 }
 
 TEST_F(CatalogTest, FifoSkillFileNeverHangs) {
@@ -294,16 +294,16 @@ TEST_F(CatalogTest, TierPrecedenceAndShadowing) {
   ASSERT_EQ(catalog.records.size(), 6u);
   // Tier order, then path order inside a root.
   EXPECT_EQ(catalog.records[0].tier, core::Tier::project);
-  EXPECT_EQ(catalog.records[0].description, "from project");
+  EXPECT_EQ(catalog.description(catalog.records[0]), "from project");
   EXPECT_FALSE(catalog.records[0].category.has_value());
-  EXPECT_EQ(catalog.records[1].description, "local, other dir");
+  EXPECT_EQ(catalog.description(catalog.records[1]), "local, other dir");
   EXPECT_EQ(catalog.records[1].hidden, core::Hidden::shadowed);
   EXPECT_EQ(catalog.records[1].shadowed_by, 0u);
-  EXPECT_EQ(catalog.records[2].description, "from local");
+  EXPECT_EQ(catalog.description(catalog.records[2]), "from local");
   EXPECT_EQ(catalog.records[2].shadowed_by, 0u);
   EXPECT_EQ(catalog.records[3].category, "cat2");
   EXPECT_EQ(catalog.records[3].tier, core::Tier::external);
-  EXPECT_EQ(catalog.records[4].description, "from external");
+  EXPECT_EQ(catalog.description(catalog.records[4]), "from external");
   EXPECT_EQ(catalog.records[4].hidden, core::Hidden::shadowed);
   EXPECT_THAT(listed_names(catalog), ElementsAre("dup", "x", "only-ext"));
   EXPECT_THAT(catalog.skills_per_root, ElementsAre(1u, 2u, 3u));
@@ -314,7 +314,7 @@ TEST_F(CatalogTest, HiddenSkillDoesNotClaimItsName) {
   skill("b-any", skill_text("same", "everywhere"));
   auto catalog = build();
   EXPECT_THAT(listed_names(catalog), ElementsAre("same"));
-  EXPECT_EQ(catalog.records[catalog.listed[0]].description, "everywhere");
+  EXPECT_EQ(catalog.description(catalog.records[catalog.listed[0]]), "everywhere");
 }
 
 TEST_F(CatalogTest, UnicodeSpacesAndConfusableNames) {
@@ -326,9 +326,9 @@ TEST_F(CatalogTest, UnicodeSpacesAndConfusableNames) {
   auto catalog = build();
   EXPECT_EQ(catalog.listed.size(), 5u);
   EXPECT_EQ(find(catalog, "with space")->name, "with space");
-  EXPECT_EQ(find(catalog, "caf\xC3\xA9")->description, "precomposed");
-  EXPECT_EQ(find(catalog, "cafe\xCC\x81")->description, "decomposed");
-  EXPECT_EQ(find(catalog, "\xD0\xB0pple")->description, "cyrillic a");
+  EXPECT_EQ(catalog.description(*find(catalog, "caf\xC3\xA9")), "precomposed");
+  EXPECT_EQ(catalog.description(*find(catalog, "cafe\xCC\x81")), "decomposed");
+  EXPECT_EQ(catalog.description(*find(catalog, "\xD0\xB0pple")), "cyrillic a");
 }
 
 TEST_F(CatalogTest, SortedListingAndCategoryFilter) {
@@ -400,7 +400,7 @@ TEST(CatalogFixture, CheckedInTreeBehavesAsDocumented) {
   std::vector<std::string> offered;
   for (const auto* record : catalog.sorted_listing(std::nullopt)) {
     offered.push_back(std::string(record->name) + "|" + std::string(record->category.value_or("-")) + "|" +
-                      std::string(record->description));
+                      catalog.description(*record));
   }
   EXPECT_THAT(offered, ElementsAre("plain|-|Description comes from this line.",
                                    "nested-template|devops|templates/ is not beside a SKILL.md here, so this one is a skill.",
@@ -424,20 +424,58 @@ TEST(CatalogFixture, CheckedInTreeBehavesAsDocumented) {
 namespace skillrt::test {
 namespace {
 
+// Past the memory budget descriptions live in an unlinked temporary file
+// (description_store.hpp): a catalog built that way must read exactly as one
+// held in memory. HOME/cache does not exist here, so $TMPDIR takes the file.
+TEST_F(CatalogTest, DescriptionsPastTheMemoryBudgetReadTheSame) {
+  for (std::size_t i = 0; i < 300; ++i) {
+    const std::string name = "skill-" + std::to_string(i);
+    skill("c" + std::to_string(i % 7) + "/" + name,
+          skill_text(name, "Description " + std::to_string(i) + " " +
+                               std::string(250 + i % 40, static_cast<char>('a' + i % 26))));
+  }
+  tree.mkdir("tmp");
+  const core::Context context = ctx({{"TMPDIR", tree.path("tmp").string()}});
+  const core::Catalog in_memory = core::build_catalog(context, config, {.use_cache = false});
+  core::Catalog spilled = core::build_catalog(context, config, {.use_cache = false, .description_memory_budget = 0});
+  EXPECT_FALSE(in_memory.descriptions.spilled());
+  EXPECT_TRUE(spilled.descriptions.spilled());
+  EXPECT_TRUE(fs::is_empty(tree.path("tmp")));
+  ASSERT_EQ(in_memory.records.size(), 300u);
+  ASSERT_EQ(spilled.records.size(), 300u);
+  const auto a = in_memory.sorted_listing(std::nullopt);
+  const auto b = spilled.sorted_listing(std::nullopt);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i]->name, b[i]->name);
+    const std::string expected = in_memory.description(*a[i]);
+    EXPECT_TRUE(expected.starts_with("Description ")) << expected;
+    EXPECT_EQ(spilled.description(*b[i]), expected);
+    spilled.visit_description(*b[i], [&expected](std::string_view text) { EXPECT_EQ(text, expected); });
+  }
+  // A moved catalog keeps its descriptions (and its file).
+  const core::Catalog moved = std::move(spilled);
+  EXPECT_EQ(moved.description(*b.back()), in_memory.description(*a.back()));
+}
+
+std::string first_description(const core::Catalog& catalog) {
+  return catalog.description(catalog.records.at(0));
+}
+
 // The listing cache (core/cache) must never serve a stale entry: an in-place
 // edit that keeps the size and even the mtime is seen on the very next build
 // (Hermes shows stale listings for up to 30 s, spec §5.1 item 3).
 TEST_F(CatalogTest, ListingCacheSeesAnInPlaceEditOnTheNextCall) {
   const fs::path file = skill("editme", skill_text("editme", "Version A"));
   const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
-  EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version A");
+  EXPECT_EQ(first_description(core::build_catalog(ctx(), config, cached)), "Version A");
   ASSERT_TRUE(fs::exists(core::listing_cache_path(ctx())));
   // Second build is served from the cache.
-  EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version A");
+  EXPECT_EQ(first_description(core::build_catalog(ctx(), config, cached)), "Version A");
   const auto mtime = fs::last_write_time(file);
   tree.write("hermes/skills/editme/SKILL.md", skill_text("editme", "Version B"));
   fs::last_write_time(file, mtime);
-  EXPECT_EQ(core::build_catalog(ctx(), config, cached).records.at(0).description, "Version B");
+  EXPECT_EQ(first_description(core::build_catalog(ctx(), config, cached)), "Version B");
 }
 
 // The cache is kept in path order while roots are walked in tier order: with
@@ -464,7 +502,7 @@ TEST_F(CatalogTest, ListingCacheServesSeveralRootsWithoutRewriting) {
   ASSERT_EQ(first.records.size(), second.records.size());
   for (std::size_t i = 0; i < first.records.size(); ++i) {
     EXPECT_EQ(first.records[i].skill_md, second.records[i].skill_md);
-    EXPECT_EQ(first.records[i].description, second.records[i].description);
+    EXPECT_EQ(first.description(first.records[i]), second.description(second.records[i]));
     EXPECT_EQ(first.records[i].hidden, second.records[i].hidden);
   }
   EXPECT_EQ(first.listed, second.listed);
@@ -494,7 +532,7 @@ TEST_F(CatalogTest, CorruptListingCacheIsIgnoredAndRebuilt) {
   const core::CatalogOptions cached{.use_cache = true, .cache_racy_window_ns = 0};
   auto catalog = core::build_catalog(ctx(), config, cached);
   ASSERT_EQ(catalog.listed.size(), 1u);
-  EXPECT_EQ(catalog.records.at(0).description, "Only");
+  EXPECT_EQ(catalog.description(catalog.records.at(0)), "Only");
   EXPECT_LT(fs::file_size(cache_file), 4096u);
 }
 
