@@ -4,7 +4,9 @@
 //   delete NAME [--absorbed-into X]                  write-file NAME PATH --content FILE|-
 //   remove-file NAME PATH
 // create, edit, patch and write-file take --confirm to keep a write the guard
-// answered "ask" for (never one it blocked).
+// answered "ask" for (never one it blocked). Every action takes
+// --source user|shared: the layer written (default: the user's own layer with
+// --user, else shared; shared writes with a user need --org 0).
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -117,6 +119,9 @@ public:
       sub.add_option("path", m_file, "Path inside the skill, e.g. references/api.md")->required();
       break;
     }
+    sub.add_option("--source", m_source,
+                   "Layer to write: user (default with --user) or shared (needs --org 0 when a user is given)")
+        ->check(CLI::IsMember({"user", "shared"}));
     if (m_action == ManageAction::create || m_action == ManageAction::edit || m_action == ManageAction::patch ||
         m_action == ManageAction::write_file) {
       sub.add_flag("--confirm", m_confirm, "Keep the write even if the guard asks for confirmation");
@@ -129,6 +134,9 @@ public:
     request.name = m_name;
     request.confirm = m_confirm;
     request.replace_all = m_replace_all;
+    if (m_source) {
+      request.layer = *m_source == "user" ? core::Layer::user : core::Layer::shared;
+    }
     std::string problem;
     if (m_content) {
       auto bytes = read_input(*m_content, "--content", problem);
@@ -206,6 +214,7 @@ private:
   std::optional<std::string> m_new_file;
   std::optional<std::string> m_file;
   std::optional<std::string> m_absorbed_into;
+  std::optional<std::string> m_source;
   bool m_replace_all = false;
   bool m_confirm = false;
 };

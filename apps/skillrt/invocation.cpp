@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "core/tenancy/user_id.hpp"
+
 namespace skillrt::app {
 
 namespace fs = std::filesystem;
@@ -28,6 +30,24 @@ std::string first_set(const core::EnvLookup& env, std::initializer_list<const ch
 
 }  // namespace
 
+CLI::Validator user_id_validator() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        auto ok = core::check_user_id(value);
+        return ok ? std::string() : ok.error().message;
+      },
+      "USER_ID", "user id");
+}
+
+CLI::Validator org_id_validator() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        auto ok = core::check_org_id(value);
+        return ok ? std::string() : ok.error().message;
+      },
+      "ORG_ID", "org id");
+}
+
 fs::path resolve_home(const GlobalOptions& options, const core::EnvLookup& env) {
   if (!options.home.empty()) {
     return absolute_or_same(options.home);
@@ -48,6 +68,14 @@ Invocation make_invocation(const GlobalOptions& options) {
                          ? first_set(inv.ctx.env, {"HERMES_PLATFORM", "HERMES_SESSION_PLATFORM"})
                          : options.platform;
   inv.ctx.session_id = options.session;
+  // The validators refused bad ids at parse time. A caller that skipped them
+  // still fails closed: an invalid user id stays in the context, where
+  // ensure_user_home and check_permission refuse it (dropping it would fall
+  // back to single-user mode, which may write shared skills).
+  if (!options.user.empty()) {
+    inv.ctx.user_id = options.user;
+  }
+  inv.ctx.org_id = options.org;
   if (auto terminal_cwd = inv.ctx.env("TERMINAL_CWD"); terminal_cwd && !terminal_cwd->empty()) {
     inv.ctx.cwd = absolute_or_same(*terminal_cwd);
   } else {

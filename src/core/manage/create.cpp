@@ -16,6 +16,7 @@
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
+#include "core/tenancy/user_home.hpp"
 #include "core/util/atomic_file.hpp"
 #include "core/view/resolver.hpp"
 #include "core/yaml/utf8.hpp"
@@ -90,16 +91,28 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
                               "'. Use the same name in both, so the skill is found by the name the index shows.");
   }
 
-  // Any tier, hidden and disabled skills included: a second skill of the same
-  // name would make the name ambiguous everywhere.
+  // Any tier of the target layer, hidden and disabled skills included: a
+  // second skill of the same name would make the name ambiguous everywhere.
+  // Across layers a same-named skill is allowed: the user's own one shadows
+  // the shared one for that user only.
+  const Layer layer = manage_target_layer(ctx, request);
   const Catalog catalog = manage_catalog(ctx, cfg);
-  const std::vector<ResolvedSkill> existing = collect_candidates(catalog, name, std::nullopt);
+  std::vector<ResolvedSkill> existing = collect_candidates(catalog, name, std::nullopt);
+  std::erase_if(existing, [layer](const ResolvedSkill& c) { return tier_layer(c.tier) != layer; });
   if (!existing.empty()) {
     const ResolvedSkill& first = existing.front();
     return already_exists(name, first.skill_dir ? *first.skill_dir : first.skill_md);
   }
 
-  const fs::path local = ctx.skills_dir();
+  fs::path local = ctx.skills_dir();
+  if (layer == Layer::user) {
+    // Created (0700) on first use; refuses a planted symlink.
+    auto home = ensure_user_home(ctx);
+    if (!home) {
+      return manage_failure(home.error().code, home.error().message);
+    }
+    local = home->skills;
+  }
   const std::string category = has_category(request) ? *request.category : std::string();
   const fs::path parent = category.empty() ? local : local / category;
   const fs::path target = parent / name;
@@ -174,6 +187,7 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
   out.message = "Skill '" + name + "' created.";
   out.path = category.empty() ? name : category + "/" + name;
   out.skill_md = (target / "SKILL.md").string();
+  out.changed_skill_md = out.skill_md;
   out.change_description =
       preview_chars(frontmatter_description_of(content), limits::k_manage_description_preview_chars, "");
   if (!category.empty()) {

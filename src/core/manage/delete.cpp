@@ -56,7 +56,8 @@ void fsync_dir(const fs::path& dir) {
 ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRequest& request) {
   const std::string& name = request.name;
   const Catalog catalog = manage_catalog(ctx, cfg);
-  auto skill = locate_managed_skill(ctx, catalog, name, false);
+  const Layer layer = manage_target_layer(ctx, request);
+  auto skill = locate_managed_skill(ctx, catalog, name, false, layer);
   if (!skill) {
     return std::move(skill.error());
   }
@@ -92,8 +93,11 @@ ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRe
   if (resolved.empty()) {
     return refuse_target(name, "its folder " + sanitize_utf8(skill->dir.string()) + " cannot be resolved.");
   }
+  // Only the target layer's roots: a skill of the user's layer is never
+  // "inside" a shared root and the other way round.
+  const std::vector<Root> roots = layer_roots(catalog, layer);
   bool inside_a_root = false;
-  for (const Root& root : catalog.roots.roots) {
+  for (const Root& root : roots) {
     const fs::path root_path = canonical_or_empty(root.path);
     if (root_path.empty()) {
       continue;
@@ -135,7 +139,7 @@ ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRe
                        " could not be removed: " + ec.message());
   }
   bool parent_is_root = false;
-  for (const Root& root : catalog.roots.roots) {
+  for (const Root& root : roots) {
     parent_is_root = parent_is_root || canonical_or_empty(root.path) == parent;
   }
   if (!parent_is_root && fs::is_empty(parent, ec) && !ec) {
@@ -146,6 +150,7 @@ ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRe
   ManageResult out;
   out.success = true;
   out.message = "Skill " + quoted_name(name) + " deleted.";
+  out.changed_skill_md = skill->skill_md.string();
   if (absorbed) {
     out.message += " Content absorbed into '" + sanitize_utf8(*absorbed) + "'.";
     out.absorbed_into = *absorbed;

@@ -16,7 +16,7 @@ ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequ
   if (auto problem = check_content_chars(content, "SKILL.md")) {
     return manage_failure(ErrorCode::limit_exceeded, *problem);
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, std::string("SKILL.md"), false);
+  auto session = open_skill_for_write(ctx, cfg, request.name, std::string("SKILL.md"), false, manage_target_layer(ctx, request));
   if (!session) {
     return std::move(session.error());
   }
@@ -33,6 +33,7 @@ ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequ
   out.change_description =
       preview_chars(frontmatter_description_of(content), limits::k_manage_description_preview_chars, "");
   out.full_rewrite_change = true;
+  out.changed_skill_md = skill.skill_md.string();
   out.warnings = std::move(*warnings);
   return out;
 }

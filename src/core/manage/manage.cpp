@@ -1,7 +1,9 @@
 #include "core/manage/actions.hpp"
 #include "core/manage/guard_hook.hpp"
 #include "core/manage/manage_request.hpp"
+#include "core/events/event_bus.hpp"
 #include "core/prompt/invalidate.hpp"
+#include "core/tenancy/permissions.hpp"
 #include "core/yaml/utf8.hpp"
 
 namespace skillrt::core {
@@ -69,7 +71,70 @@ std::optional<ManageResult> settle_write(const Context& ctx, const Config& cfg, 
   return std::nullopt;
 }
 
+Layer manage_target_layer(const Context& ctx, const ManageRequest& request) {
+  if (request.layer) {
+    return *request.layer;
+  }
+  return ctx.user_id ? Layer::user : Layer::shared;
+}
+
+namespace {
+
+Operation operation_of(ManageAction action) {
+  switch (action) {
+  case ManageAction::create:
+    return Operation::create;
+  case ManageAction::remove_skill:
+    return Operation::remove;
+  case ManageAction::edit:
+  case ManageAction::patch:
+  case ManageAction::write_file:
+  case ManageAction::remove_file:
+    return Operation::update;
+  }
+  return Operation::update;
+}
+
+ChangeKind change_kind_of(ManageAction action) {
+  switch (operation_of(action)) {
+  case Operation::create:
+    return ChangeKind::created;
+  case Operation::remove:
+    return ChangeKind::deleted;
+  default:
+    return ChangeKind::updated;
+  }
+}
+
+ManageResult dispatch(const Context& ctx, const Config& cfg, const ManageRequest& request);
+
+} // namespace
+
 ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageRequest& request) {
+  // The permission matrix before anything is read: a refused actor learns
+  // nothing about what the layer holds.
+  const Layer layer = manage_target_layer(ctx, request);
+  const std::string owner = layer == Layer::user && ctx.user_id ? *ctx.user_id : std::string();
+  if (auto allowed = check_permission(ctx, operation_of(request.action), layer, owner); !allowed) {
+    return manage_failure(allowed.error().code, allowed.error().message);
+  }
+  ManageResult out = dispatch(ctx, cfg, request);
+  if (out.success && out.changed_skill_md) {
+    const std::filesystem::path skill_md(*out.changed_skill_md);
+    SkillEvent event;
+    event.kind = change_kind_of(request.action);
+    event.layer = layer;
+    event.owner = owner;
+    event.name = skill_md.parent_path().filename().string();
+    event.location = *out.changed_skill_md;
+    publish_change(ctx, std::move(event));
+  }
+  return out;
+}
+
+namespace {
+
+ManageResult dispatch(const Context& ctx, const Config& cfg, const ManageRequest& request) {
   // Argument checks of the dispatcher (spec §2.10 rule 3), before anything is looked up.
   switch (request.action) {
   case ManageAction::create:
@@ -121,5 +186,7 @@ ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageReq
   return manage_failure(ErrorCode::invalid_argument,
                         "Unknown action. Use: create, edit, patch, delete, write_file, remove_file");
 }
+
+} // namespace
 
 } // namespace skillrt::core

@@ -8,6 +8,7 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/tenancy/layer.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -31,6 +32,11 @@ struct ManageRequest {
   // Keep a write the guard answered "ask" for (agent-created + dangerous). Never
   // overrides "block" (docs/compat.md, spec §5.1 item 11).
   bool confirm = false;
+  // The layer written (issue 3/5): nullopt = the user's own layer when ctx has
+  // a user, else the shared layer. manage_skill checks the permission matrix
+  // (tenancy/permissions.hpp) before anything is looked up, and resolves the
+  // name among that layer's roots only.
+  std::optional<Layer> layer;
 };
 
 struct ManageResult {
@@ -57,7 +63,13 @@ struct ManageResult {
   bool confirmation_required = false;                       // guard said "ask": rolled back; re-run with confirm
   std::optional<std::string> scan_report;                   // the guard's report when it spoke
   std::vector<std::string> warnings;                        // e.g. the scanner failed and the write stands
+  // Not shown: the SKILL.md of the skill a successful write changed, for its change event.
+  std::optional<std::string> changed_skill_md;
 };
+
+// The layer `request` writes: its own choice, else the user's layer when ctx
+// has a user, else the shared layer.
+Layer manage_target_layer(const Context& ctx, const ManageRequest& request);
 
 // A failed result with a code and Hermes' message.
 ManageResult manage_failure(ErrorCode code, std::string error);

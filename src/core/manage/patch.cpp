@@ -52,7 +52,7 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
     }
     file = std::move(*checked);
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, file.rel, false);
+  auto session = open_skill_for_write(ctx, cfg, request.name, file.rel, false, manage_target_layer(ctx, request));
   if (!session) {
     return std::move(session.error());
   }
@@ -104,6 +104,7 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   out.change_new = preview_chars(new_string, limits::k_manage_change_preview_chars, k_change_ellipsis);
   out.replacements = replaced->count;
   out.strategy = replaced->strategy;
+  out.changed_skill_md = session->skill.skill_md.string();
   out.warnings = std::move(*warnings);
   return out;
 }

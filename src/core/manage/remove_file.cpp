@@ -22,7 +22,7 @@ ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const Man
     return manage_failure(ErrorCode::refused,
                           "SKILL.md cannot be removed on its own; use action='delete' to delete the whole skill.");
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, false);
+  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, false, manage_target_layer(ctx, request));
   if (!session) {
     return std::move(session.error());
   }
@@ -52,6 +52,7 @@ ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const Man
   out.success = true;
   out.message =
       "File '" + sanitize_utf8(*request.file_path) + "' removed from skill " + quoted_name(request.name) + ".";
+  out.changed_skill_md = skill.skill_md.string();
   return out;
 }
 

@@ -30,8 +30,18 @@ Catalog manage_catalog(const Context& ctx, const Config& cfg) {
   return build_catalog(ctx, cfg, CatalogOptions{.collect_legacy = true});
 }
 
+std::vector<Root> layer_roots(const Catalog& catalog, Layer layer) {
+  std::vector<Root> out;
+  for (const Root& root : catalog.roots.roots) {
+    if (tier_layer(root.tier) == layer) {
+      out.push_back(root);
+    }
+  }
+  return out;
+}
+
 ManageExpected<ManagedSkill> locate_managed_skill(const Context& ctx, const Catalog& catalog, std::string_view raw_name,
-                                                  bool for_write_file) {
+                                                  bool for_write_file, std::optional<Layer> only) {
   auto checked = check_skill_name(raw_name);
   if (!checked) {
     return tl::unexpected(from_view_failure(std::move(checked.error())));
@@ -41,7 +51,7 @@ ManageExpected<ManagedSkill> locate_managed_skill(const Context& ctx, const Cata
   if (!alias) {
     return tl::unexpected(from_view_failure(std::move(alias.error())));
   }
-  auto resolved = resolve_skill(catalog, name, *alias);
+  auto resolved = resolve_skill(catalog, name, *alias, only);
   if (!resolved) {
     ViewFailure failure = std::move(resolved.error());
     if (failure.code == ErrorCode::not_found) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
@@ -30,8 +31,12 @@ std::string active_profile_name(const Context& ctx);
 // view on a hostile name or an ambiguity (matches + hint), with Hermes' manage
 // wording when nothing matches (`for_write_file` adds the "Create it first"
 // sentence), and refuses a legacy flat NAME.md skill.
+// `only` restricts the lookup to one layer's roots (the request's target layer).
 ManageExpected<ManagedSkill> locate_managed_skill(const Context& ctx, const Catalog& catalog, std::string_view name,
-                                                  bool for_write_file);
+                                                  bool for_write_file, std::optional<Layer> only = std::nullopt);
+
+// The roots of `catalog` that belong to `layer`.
+std::vector<Root> layer_roots(const Catalog& catalog, Layer layer);
 
 // The catalog manage resolves against (legacy files collected, so they can be refused clearly).
 Catalog manage_catalog(const Context& ctx, const Config& cfg);

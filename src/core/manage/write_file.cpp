@@ -29,7 +29,7 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   } else if (auto problem = check_file_content(content, file->rel)) {
     return manage_failure(ErrorCode::limit_exceeded, *problem);
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, true);
+  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, true, manage_target_layer(ctx, request));
   if (!session) {
     return std::move(session.error());
   }
@@ -58,6 +58,7 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   out.success = true;
   out.message = "File '" + sanitize_utf8(*request.file_path) + "' written to skill " + quoted_name(request.name) + ".";
   out.path = target.string();
+  out.changed_skill_md = skill.skill_md.string();
   out.warnings = std::move(*warnings);
   return out;
 }

@@ -9,10 +9,10 @@
 namespace skillrt::core {
 
 ManageExpected<SkillWriteSession> open_skill_for_write(const Context& ctx, const Config& cfg, std::string_view name,
-                                                       const std::string& rel, bool for_write_file) {
+                                                       const std::string& rel, bool for_write_file, Layer layer) {
   auto skill = [&] {
     const Catalog catalog = manage_catalog(ctx, cfg);
-    return locate_managed_skill(ctx, catalog, name, for_write_file);
+    return locate_managed_skill(ctx, catalog, name, for_write_file, layer);
   }();
   if (!skill) {
     return tl::unexpected(std::move(skill.error()));

@@ -24,10 +24,11 @@ struct SkillWriteSession {
 
 // Locates `name` (see locate_managed_skill; `for_write_file` picks its
 // not-found wording), waits for the skill's lock, removes stray temp files and
-// resolves `rel` inside the skill folder. The catalog is only needed for the
-// lookup, so it is not kept.
+// resolves `rel` inside the skill folder. The name is looked up among the
+// roots of `layer` only. The catalog is only needed for the lookup, so it is
+// not kept.
 ManageExpected<SkillWriteSession> open_skill_for_write(const Context& ctx, const Config& cfg, std::string_view name,
-                                                       const std::string& rel, bool for_write_file);
+                                                       const std::string& rel, bool for_write_file, Layer layer);
 
 // The step every write to an existing skill ends with: writes `content` to the
 // session's target inside `transaction` (which may already hold earlier steps,

@@ -9,7 +9,8 @@
 
 namespace skillrt::core {
 
-// HOME/.skills_prompt_snapshot.json (spec §2.16 rule 3).
+// HOME/.skills_prompt_snapshot.json (spec §2.16 rule 3); with a user in ctx,
+// HOME/users/<uid>/.skills_prompt_snapshot.json.
 std::filesystem::path prompt_snapshot_path(const Context& ctx);
 
 // Removes the prompt snapshot (and any in-process index cache of this

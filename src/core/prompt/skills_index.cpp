@@ -13,6 +13,7 @@
 #include "core/prompt/frontmatter_prefix.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/prompt/record_text.hpp"
+#include "core/tenancy/user_home.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::core {
@@ -72,7 +73,8 @@ std::map<std::string, std::string> category_descriptions(const Catalog& catalog,
     }
   }
   std::map<std::string, std::string> out;
-  for (Tier tier : {Tier::local, Tier::external, Tier::project}) {
+  // The user's own root (issue 3/5) comes before every shared one.
+  for (Tier tier : {Tier::user, Tier::local, Tier::external, Tier::project}) {
     for (std::size_t index = 0; index < roots.size(); ++index) {
       if (roots[index].tier != tier) {
         continue;
@@ -131,7 +133,8 @@ RenderedIndex build_unguarded(const Context& ctx, const Config& cfg, const Promp
   // $SKILLRT_NO_CACHE switches off every on-disk cache, the snapshot included.
   const std::optional<std::string> no_cache = ctx.env("SKILLRT_NO_CACHE");
   const bool caches_off = no_cache && !no_cache->empty() && *no_cache != "0";
-  if (need_conditions && options.use_snapshot && !caches_off) {
+  // A user's snapshot lives in their home: none when that home is unsafe.
+  if (need_conditions && options.use_snapshot && !caches_off && (!ctx.user_id || ensure_user_home(ctx))) {
     snapshot.emplace(PromptSnapshot::load(prompt_snapshot_path(ctx), options.snapshot_racy_window_ns));
   }
 
@@ -153,7 +156,7 @@ RenderedIndex build_unguarded(const Context& ctx, const Config& cfg, const Promp
     }
     IndexEntry& entry = entries.emplace_back();
     entry.name = field_string(record.name);
-    entry.description = index_description(field_text(record.description));
+    entry.description = index_description(catalog.description(record));
     if (record.tier == Tier::project) {
       entry.description.insert(0, k_project_prefix);
     }
@@ -237,6 +240,9 @@ RenderedIndex build_skills_system_prompt_cached(const Context& ctx, const Config
   std::string key;
   try {
     const RootSet roots = compute_roots(ctx, cfg.skills);
+    // Per user even where the roots would agree (a user without skills yet):
+    // one user's index is never served to another.
+    key += "user=" + ctx.user_id.value_or(std::string()) + '\x1e';
     for (const Root& root : roots.roots) {
       key += tier_name(root.tier);
       key += ':';

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/tenancy/user_home.hpp"
 #include "core/view/inline_shell.hpp"
 
 namespace skillrt::core {
@@ -62,7 +63,16 @@ std::string preprocess_skill_content(std::string_view content, const std::option
   std::string text =
       cfg.template_vars ? substitute_template_vars(content, skill_dir, ctx.session_id) : std::string(content);
   if (cfg.inline_shell) {
-    text = expand_inline_shell(text, skill_dir ? *skill_dir : shell_cwd, cfg.inline_shell_timeout_s);
+    if (ctx.user_id) {
+      // Run for a user, commands work in that user's own tmp/ (issue 3/5), so
+      // whatever they leave behind stays in the user's home. When the home
+      // cannot be made safely (a planted symlink), nothing runs at all.
+      if (auto home = ensure_user_home(ctx)) {
+        text = expand_inline_shell(text, home->tmp, cfg.inline_shell_timeout_s);
+      }
+    } else {
+      text = expand_inline_shell(text, skill_dir ? *skill_dir : shell_cwd, cfg.inline_shell_timeout_s);
+    }
   }
   return text;
 }

@@ -23,7 +23,9 @@ std::string substitute_template_vars(std::string_view content, const std::option
 std::string expand_inline_shell(std::string_view content, const std::filesystem::path& cwd, int timeout_s);
 
 // Applies both steps as cfg enables them (template_vars default on, inline_shell
-// default off). Inline shell runs in skill_dir, else in shell_cwd.
+// default off). Inline shell runs in skill_dir, else in shell_cwd; with a user
+// in ctx it runs in that user's HOME/users/<uid>/tmp instead (not at all when
+// that folder cannot be made safely).
 std::string preprocess_skill_content(std::string_view content, const std::optional<std::filesystem::path>& skill_dir,
                                      const std::filesystem::path& shell_cwd, const Context& ctx,
                                      const SkillsConfig& cfg);

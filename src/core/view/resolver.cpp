@@ -123,12 +123,24 @@ std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std:
 }
 
 ViewResult<ResolvedSkill> resolve_skill(const Catalog& catalog, const std::string& name,
-                                        const std::optional<std::string>& alias) {
-  if (catalog.roots.roots.empty()) {
+                                        const std::optional<std::string>& alias, std::optional<Layer> only) {
+  const auto in_scope = [only](Tier tier) { return !only || tier_layer(tier) == *only; };
+  if (std::none_of(catalog.roots.roots.begin(), catalog.roots.roots.end(),
+                   [&](const Root& root) { return in_scope(root.tier); })) {
     return tl::unexpected(view_failure(ErrorCode::not_found,
                                        "Skills directory does not exist yet. It will be created on first install."));
   }
   std::vector<ResolvedSkill> candidates = collect_candidates(catalog, name, alias);
+  std::erase_if(candidates, [&](const ResolvedSkill& c) { return !in_scope(c.tier); });
+  if (candidates.size() > 1) {
+    // The user's own skill shadows shared ones of the same name (issue 3/5).
+    std::vector<ResolvedSkill> own;
+    std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(own),
+                 [](const ResolvedSkill& c) { return c.tier == Tier::user; });
+    if (!own.empty()) {
+      candidates = std::move(own);
+    }
+  }
   if (candidates.size() > 1) {
     // Rule 7: a project skill deliberately overrides same-named local/external ones.
     std::vector<ResolvedSkill> project;
@@ -157,6 +169,9 @@ ViewResult<ResolvedSkill> resolve_skill(const Catalog& catalog, const std::strin
     for (const SkillRecord* record : catalog.sorted_listing(std::nullopt)) {
       if (available.size() >= limits::k_not_found_suggestions) {
         break;
+      }
+      if (!in_scope(record->tier)) {
+        continue;
       }
       available.push_back(std::string(record->name));
     }

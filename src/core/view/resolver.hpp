@@ -32,11 +32,14 @@ struct ResolvedSkill {
 std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std::string& name,
                                               const std::optional<std::string>& alias);
 
-// Resolves a checked name to exactly one skill: project-tier candidates win over
-// the others; more than one left → ambiguous (matches + hint); none → not_found
+// Resolves a checked name to exactly one skill: the user's own skills win over
+// the shared layer (issue 3/5), then project-tier candidates win over the
+// others; more than one left → ambiguous (matches + hint); none → not_found
 // with the first limits::k_not_found_suggestions names in listing order; no roots
 // at all → not_found "Skills directory does not exist yet...".
+// `only` restricts the search to one layer's roots (manage's target layer).
 ViewResult<ResolvedSkill> resolve_skill(const Catalog& catalog, const std::string& name,
-                                        const std::optional<std::string>& alias);
+                                        const std::optional<std::string>& alias,
+                                        std::optional<Layer> only = std::nullopt);
 
 } // namespace skillrt::core

@@ -91,7 +91,8 @@ void add_security_warnings(const std::string& name, const fs::path& skill_md, st
 }
 
 std::string skill_path_field(const ResolvedSkill& skill) {
-  if (skill.tier == Tier::local) {
+  // The user's own root is laid out like the local one (issue 3/5).
+  if (skill.tier == Tier::local || skill.tier == Tier::user) {
     return skill.skill_md.lexically_relative(skill.root).string();
   }
   const fs::path grandparent = skill.skill_md.parent_path().parent_path();
