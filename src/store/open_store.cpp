@@ -1,0 +1,47 @@
+// Picks the SkillStore adapter from a location (see open_store.hpp).
+#include "store/open_store.hpp"
+
+#include <system_error>
+
+#include "store/postgres/postgres_store.hpp"
+#include "store/sqlite/sqlite_store.hpp"
+
+namespace skillrt::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+} // namespace
+
+Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location, const core::Context& ctx) {
+  if (starts_with(location, "postgres://") || starts_with(location, "postgresql://")) {
+    return open_postgres_store(location);
+  }
+  std::string path_text = location;
+  if (starts_with(path_text, "sqlite:")) {
+    path_text.erase(0, std::string_view("sqlite:").size());
+    if (path_text.empty()) {
+      return fail(ErrorCode::invalid_argument, "sqlite: the location \"sqlite:\" names no file");
+    }
+  }
+  if (path_text.empty()) {
+    // The embedded default lives in the home, which may not exist yet.
+    std::error_code ec;
+    fs::create_directories(ctx.home, ec);
+    if (ec) {
+      return fail(ErrorCode::io_error, "sqlite: cannot create " + ctx.home.string() + ": " + ec.message());
+    }
+    return open_sqlite_store(ctx.home / "skillrt.db");
+  }
+  fs::path path(path_text);
+  if (path.is_relative()) {
+    path = ctx.cwd / path; // relative to where the command runs, not the process cwd
+  }
+  return open_sqlite_store(path);
+}
+
+} // namespace skillrt::store
