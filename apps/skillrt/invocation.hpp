@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 
@@ -12,12 +14,13 @@ namespace skillrt::app {
 
 struct GlobalOptions {
   std::string home;      // --home
-  std::string user;      // --user (multi-user layers arrive later; accepted now)
-  std::string org;       // --org
+  std::string user;      // --user: the user whose layer is read and written ("" = single-user mode)
+  std::string org;       // --org: the user's organisation ("0" = owner org, may write shared skills)
   std::string os;        // --os linux|darwin|win32
   std::string platform;  // --platform
   std::string session;   // --session
   std::string config;    // --config FILE
+  std::string db;        // --db URL: where database skills live (else database.url, else HOME/skillrt.db)
   bool json = false;     // --json
 };
 
@@ -27,14 +30,20 @@ struct Invocation {
   core::Config config;
   bool json = false;
   bool color = false;  // stdout is a TTY and NO_COLOR is unset
+  std::string db;      // --db as given ("" = not given: commands use config.database.url, else HOME/skillrt.db)
 };
 
 // Home: --home, else $HERMES_HOME, else ~/.hermes (absolute, not required to exist).
 std::filesystem::path resolve_home(const GlobalOptions& options, const core::EnvLookup& env);
 
+// CLI11 checks for --user and --org (tenancy/user_id.hpp): a bad id is a
+// usage error naming the rule it breaks, before anything touches the disk.
+CLI::Validator user_id_validator();
+CLI::Validator org_id_validator();
+
 // Builds the Invocation: resolves home, OS, platform (--platform, else
 // $HERMES_PLATFORM, else $HERMES_SESSION_PLATFORM), cwd ($TERMINAL_CWD, else the
-// process cwd) and loads the config.
+// process cwd), the user and org (already checked by the validators above) and loads the config.
 Invocation make_invocation(const GlobalOptions& options);
 
 }  // namespace skillrt::app

@@ -24,8 +24,16 @@ struct SkillsConfig {
   bool guard_agent_created = false;
 };
 
+// `database.*` (issue 3/5): where database skills live.
+struct DatabaseConfig {
+  // `database.url`: "postgres://…" / "postgresql://…", "sqlite:PATH" or a
+  // path; "" = HOME/skillrt.db. The --db flag overrides it.
+  std::string url;
+};
+
 struct Config {
   SkillsConfig skills;
+  DatabaseConfig database;
   YamlNode document = YamlNode::make_mapping({});  // the whole file, for skills.config.* etc.
   std::filesystem::path path;
   bool exists = false;

@@ -1,0 +1,232 @@
+// `skillrt [--user U] [--db URL] db list|get NAME|create NAME|update NAME|delete NAME`:
+// the database skills (hermes_skills rows) of the user. Where they live: --db,
+// else `database.url` in config.yaml, else HOME/skillrt.db.
+#include <iostream>
+#include <optional>
+
+#include "command.hpp"
+#include "core/dbskills/db_skills.hpp"
+#include "core/limits.hpp"
+#include "core/util/read_file.hpp"
+#include "protocol/db_json.hpp"
+#include "store/open_store.hpp"
+
+namespace skillrt::app {
+namespace {
+
+enum class DbAction { list, get, create, update, remove };
+
+// The bytes of --file F (or stdin for "-").
+Result<std::string> read_content_file(const std::string& source) {
+  if (source == "-") {
+    std::string data;
+    char buffer[65536];
+    while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+      data.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+      if (data.size() > limits::k_max_skill_file_bytes) {
+        return fail(ErrorCode::limit_exceeded, "--file -: standard input is larger than " +
+                                                   std::to_string(limits::k_max_skill_file_bytes) + " bytes");
+      }
+    }
+    return data;
+  }
+  auto bytes = core::read_regular_file(source, limits::k_max_skill_file_bytes);
+  if (!bytes) {
+    return fail(bytes.error().code, "--file " + source + ": " + bytes.error().message);
+  }
+  return std::move(*bytes);
+}
+
+class DbCommand final : public Command {
+public:
+  const char* name() const override { return "db"; }
+  const char* summary() const override {
+    return "Database skills of the user (--user): list, get, create, update, delete";
+  }
+
+  void configure(CLI::App& sub) override {
+    sub.require_subcommand(1);
+    m_list = sub.add_subcommand("list", "List the user's database skills");
+    m_get = sub.add_subcommand("get", "Show one database skill with its content");
+    m_create = sub.add_subcommand("create", "Create a database skill (--content TEXT or --file F)");
+    m_update = sub.add_subcommand("update", "Update a database skill's content, category or description");
+    m_delete = sub.add_subcommand("delete", "Delete (deactivate) a database skill");
+    for (CLI::App* action : {m_list, m_get, m_create, m_update, m_delete}) {
+      action->fallthrough(); // global flags may follow
+    }
+    for (CLI::App* action : {m_get, m_create, m_update, m_delete}) {
+      action->add_option("name", m_name, "Skill name")->required();
+    }
+    for (CLI::App* action : {m_create, m_update}) {
+      m_content_opts.push_back(action->add_option("--content", m_content, "The SKILL.md text"));
+      m_file_opts.push_back(action->add_option("--file", m_file, "Read the SKILL.md text from F ('-' = stdin)"));
+      m_category_opts.push_back(action->add_option("--category", m_category, "Category (\"\" clears it on update)"));
+      m_description_opts.push_back(
+          action->add_option("--description", m_description, "Description (default: the content's frontmatter)"));
+    }
+  }
+
+  Outcome run(const Invocation& inv) override {
+    const DbAction action = chosen_action();
+    const bool has_content = given(m_content_opts);
+    const bool has_file = given(m_file_opts);
+    if (has_content && has_file) {
+      return usage(inv, "give --content or --file, not both");
+    }
+    if (action == DbAction::create && !has_content && !has_file) {
+      return usage(inv, "db create needs --content TEXT or --file F");
+    }
+    std::optional<std::string> content;
+    if (has_content) {
+      content = m_content;
+    } else if (has_file) {
+      auto bytes = read_content_file(m_file);
+      if (!bytes) {
+        return usage(inv, bytes.error().message);
+      }
+      content = std::move(*bytes);
+    }
+
+    // Refuse before touching (or creating) the database file.
+    if (!inv.ctx.user_id) {
+      return finish(inv, protocol::db_error_json(Error{ErrorCode::refused, std::string(core::k_db_needs_user), {}}),
+                    "");
+    }
+    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    auto store = store::open_store(location, inv.ctx);
+    if (!store) {
+      return finish(inv, protocol::db_error_json(store.error()), "");
+    }
+    core::SkillStore& db = **store;
+    const std::string backend = db.backend();
+
+    switch (action) {
+    case DbAction::list: {
+      auto rows = core::db_list_skills(inv.ctx, db);
+      if (!rows) {
+        return finish(inv, protocol::db_error_json(rows.error()), "");
+      }
+      std::string text;
+      for (const core::DbSkill& row : *rows) {
+        text += row.name + "  v" + std::to_string(row.version) +
+                (row.category.empty() ? "" : "  [" + row.category + "]") +
+                (row.description.empty() ? "" : "  " + row.description) + "\n";
+      }
+      if (rows->empty()) {
+        text = "No database skills for user " + *inv.ctx.user_id + ".\n";
+      }
+      return finish(inv, protocol::db_list_json(*rows, backend, *inv.ctx.user_id), text);
+    }
+    case DbAction::get: {
+      auto row = core::db_get_skill(inv.ctx, db, m_name);
+      if (!row) {
+        return finish(inv, protocol::db_error_json(row.error()), "");
+      }
+      std::string text = row->content;
+      if (!text.empty() && text.back() != '\n') {
+        text += '\n';
+      }
+      return finish(inv, protocol::db_skill_result_json(*row, backend, ""), text);
+    }
+    case DbAction::create: {
+      core::DbSkillCreate request;
+      request.name = m_name;
+      request.content = content.value_or("");
+      request.category = given(m_category_opts) ? m_category : "";
+      if (given(m_description_opts)) {
+        request.description = m_description;
+      }
+      return written(inv, core::db_create_skill(inv.ctx, db, request), backend, "created");
+    }
+    case DbAction::update: {
+      core::DbSkillChange change;
+      change.content = content;
+      if (given(m_category_opts)) {
+        change.category = m_category;
+      }
+      if (given(m_description_opts)) {
+        change.description = m_description;
+      }
+      return written(inv, core::db_update_skill(inv.ctx, db, m_name, change), backend, "updated");
+    }
+    case DbAction::remove:
+      return written(inv, core::db_delete_skill(inv.ctx, db, m_name), backend, "deleted");
+    }
+    return usage(inv, "unknown db action");
+  }
+
+private:
+  DbAction chosen_action() const {
+    if (m_get->parsed())
+      return DbAction::get;
+    if (m_create->parsed())
+      return DbAction::create;
+    if (m_update->parsed())
+      return DbAction::update;
+    if (m_delete->parsed())
+      return DbAction::remove;
+    return DbAction::list;
+  }
+
+  static bool given(const std::vector<CLI::Option*>& options) {
+    for (const CLI::Option* option : options) {
+      if (option->count() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static Outcome written(const Invocation& inv, const Result<core::DbSkill>& row, const std::string& backend,
+                         const std::string& verb) {
+    if (!row) {
+      return finish(inv, protocol::db_error_json(row.error()), "");
+    }
+    const Json result = protocol::db_skill_result_json(*row, backend, verb);
+    return finish(inv, result,
+                  "Database skill '" + row->name + "' " + verb + " (version " + std::to_string(row->version) + ").\n");
+  }
+
+  static Outcome usage(const Invocation& inv, const std::string& message) {
+    if (inv.json) {
+      print_json(usage_error_json(message));
+    } else {
+      std::cerr << "skillrt: " << message << "\nRun 'skillrt db --help' for usage.\n";
+    }
+    return Outcome::usage;
+  }
+
+  static Outcome finish(const Invocation& inv, const Json& result, const std::string& text) {
+    if (inv.json) {
+      print_json(result);
+    } else if (outcome_of(result) == Outcome::ok) {
+      std::cout << text;
+    } else {
+      print_error_text(result);
+    }
+    return outcome_of(result);
+  }
+
+  CLI::App* m_list = nullptr;
+  CLI::App* m_get = nullptr;
+  CLI::App* m_create = nullptr;
+  CLI::App* m_update = nullptr;
+  CLI::App* m_delete = nullptr;
+  std::vector<CLI::Option*> m_content_opts;
+  std::vector<CLI::Option*> m_file_opts;
+  std::vector<CLI::Option*> m_category_opts;
+  std::vector<CLI::Option*> m_description_opts;
+  std::string m_name;
+  std::string m_content;
+  std::string m_file;
+  std::string m_category;
+  std::string m_description;
+};
+
+} // namespace
+
+std::unique_ptr<Command> make_db_command() {
+  return std::make_unique<DbCommand>();
+}
+
+} // namespace skillrt::app
