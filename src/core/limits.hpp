@@ -50,6 +50,22 @@ inline constexpr std::size_t k_listing_body_scan_bytes = 256 * 1024;
 // Path length accepted from a caller (name, file path).
 inline constexpr std::size_t k_max_path_length = 4096;
 
+// --- Relevant-skill search (core/search) ---
+// Results of one search: the default (issue 3/5) and the most a caller may ask for.
+inline constexpr std::size_t k_search_default_limit = 5;
+inline constexpr std::size_t k_search_max_limit = 50;
+// A longer query is refused (a query is a few words, not a document).
+inline constexpr std::size_t k_max_search_query_bytes = 4096;
+// Bytes of one SKILL.md put into its search document (the rest is not indexed).
+inline constexpr std::size_t k_search_max_indexed_bytes = 1024 * 1024;
+// Documents are upserted in batches of about this many bytes (bounds the memory of a first sync).
+inline constexpr std::size_t k_search_sync_batch_bytes = 8 * 1024 * 1024;
+// A file changed this recently when indexed is read again on the next search
+// (an edit within the timestamp granularity cannot hide behind an equal stamp).
+inline constexpr std::int64_t k_search_racy_window_ns = 2'000'000'000;
+// Most hits asked of the store for one search (room for hidden and shadowed hits).
+inline constexpr std::size_t k_search_max_candidates = 1000;
+
 // Entries examined when listing one skill's linked / available files.
 inline constexpr std::size_t k_max_linked_files = 10000;
 
@@ -89,5 +105,21 @@ inline constexpr std::size_t k_guard_max_dismissal_bytes = 256 * 1024;
 // Memory RE2 may use per compiled pattern regex and for the set of patterns
 // without literals (program plus DFA cache).
 inline constexpr std::int64_t k_guard_regex_set_memory = 64 * 1024 * 1024;
+
+// --- Per-user memory and todo (core/memory, core/todo) ---
+// Hermes' memory tool: characters (code points) over all entries of one store.
+inline constexpr std::size_t k_memory_store_chars = 2200;       // target "memory": the agent's notes
+inline constexpr std::size_t k_memory_user_profile_chars = 1375;  // target "user": what it knows about the user
+// Our hardening: entries per memory store, and items in a todo list.
+inline constexpr std::size_t k_max_memory_entries = 100;
+inline constexpr std::size_t k_max_todo_items = 100;
+// Our hardening: a todo id and a todo text, in characters.
+inline constexpr std::size_t k_max_todo_id_chars = 128;
+inline constexpr std::size_t k_max_todo_content_chars = 4000;
+// memory.json / todo.json bigger than this are refused as corrupt; nesting in them.
+inline constexpr std::size_t k_max_user_state_file_bytes = 1024 * 1024;
+inline constexpr std::size_t k_max_state_json_depth = 16;
+// How long a writer waits for another writer of the same user's file.
+inline constexpr int k_user_state_lock_timeout_ms = 30000;
 
 }  // namespace skillrt::limits

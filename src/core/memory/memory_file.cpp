@@ -1,0 +1,82 @@
+// memory.json: {"version":1,"memory":[...],"user":[...]}, one entry per string.
+#include "core/limits.hpp"
+#include "core/memory/memory.hpp"
+#include "core/memory/state_json.hpp"
+
+namespace skillrt::core {
+namespace {
+
+constexpr std::string_view k_memory_file_version = "1";
+
+Result<std::vector<std::string>> decode_entries(const StateJson& document, MemoryTarget target) {
+  std::vector<std::string> entries;
+  const StateJson* list = document.find(memory_target_name(target));
+  if (list == nullptr) {
+    return entries; // a store never written to
+  }
+  if (list->kind != StateJson::Kind::array) {
+    return fail(ErrorCode::parse_error, std::string("\"") + memory_target_name(target) + "\" is not a list");
+  }
+  if (list->items.size() > limits::k_max_memory_entries) {
+    return fail(ErrorCode::parse_error, std::string("\"") + memory_target_name(target) + "\" holds more than " +
+                                            std::to_string(limits::k_max_memory_entries) + " entries");
+  }
+  for (const StateJson& item : list->items) {
+    if (item.kind != StateJson::Kind::string) {
+      return fail(ErrorCode::parse_error,
+                  std::string("an entry of \"") + memory_target_name(target) + "\" is not a string");
+    }
+    entries.push_back(item.text);
+  }
+  return entries;
+}
+
+void encode_entries(std::string& out, const std::vector<std::string>& entries) {
+  if (entries.empty()) {
+    out += "[]";
+    return;
+  }
+  out += "[\n";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    out += "    ";
+    out += quote_json_string(entries[i]);
+    out += i + 1 < entries.size() ? ",\n" : "\n";
+  }
+  out += "  ]";
+}
+
+} // namespace
+
+Result<MemoryStores> decode_memory_file(std::string_view text) {
+  auto document = parse_state_json(text);
+  if (!document) {
+    return tl::unexpected(document.error());
+  }
+  if (document->kind != StateJson::Kind::object) {
+    return fail(ErrorCode::parse_error, "the document is not a JSON object");
+  }
+  const StateJson* version = document->find("version");
+  if (version == nullptr || version->kind != StateJson::Kind::number || version->text != k_memory_file_version) {
+    return fail(ErrorCode::parse_error, "unknown or missing \"version\" (expected 1)");
+  }
+  MemoryStores stores;
+  for (const MemoryTarget target : {MemoryTarget::memory, MemoryTarget::user}) {
+    auto entries = decode_entries(*document, target);
+    if (!entries) {
+      return tl::unexpected(entries.error());
+    }
+    stores.entries(target) = std::move(*entries);
+  }
+  return stores;
+}
+
+std::string encode_memory_file(const MemoryStores& stores) {
+  std::string out = "{\n  \"version\": 1,\n  \"memory\": ";
+  encode_entries(out, stores.memory);
+  out += ",\n  \"user\": ";
+  encode_entries(out, stores.user);
+  out += "\n}\n";
+  return out;
+}
+
+} // namespace skillrt::core

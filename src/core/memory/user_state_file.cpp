@@ -1,0 +1,135 @@
+#include "core/memory/user_state_file.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <system_error>
+#include <thread>
+
+#include "core/limits.hpp"
+#include "core/tenancy/user_id.hpp"
+#include "core/util/atomic_file.hpp"
+#include "core/util/read_file.hpp"
+
+namespace skillrt::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int err) {
+  return std::generic_category().message(err);
+}
+
+// Anything at `path` that is not a plain file is refused: a planted symlink
+// must never redirect a user's write (or read) elsewhere.
+Result<bool> plain_file_exists(const fs::path& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) {
+    if (errno == ENOENT) {
+      return false;
+    }
+    const int err = errno;
+    return fail(ErrorCode::io_error, "cannot inspect " + path.string() + ": " + errno_text(err));
+  }
+  if (S_ISLNK(info.st_mode)) {
+    return fail(ErrorCode::refused, path.string() + " is a symlink; refusing to use it");
+  }
+  if (!S_ISREG(info.st_mode)) {
+    return fail(ErrorCode::refused, path.string() + " is not a regular file; refusing to use it");
+  }
+  return true;
+}
+
+} // namespace
+
+Result<UserStateLock> UserStateLock::acquire(const Context& ctx, std::string_view file_stem) {
+  if (!ctx.user_id) {
+    return fail(ErrorCode::invalid_argument, "no user in the context (--user)");
+  }
+  // The id becomes part of a file name: only a checked one may.
+  if (auto ok = check_user_id(*ctx.user_id); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  const fs::path dir = ctx.home / "cache" / "locks";
+  const fs::path path = dir / ("user-" + *ctx.user_id + "." + std::string(file_stem) + ".lock");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return fail(ErrorCode::io_error, "cannot create the lock folder " + dir.string() + ": " + ec.message());
+  }
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    return fail(ErrorCode::io_error, "cannot open the lock file " + path.string() + ": " + errno_text(err));
+  }
+  UserStateLock lock(fd);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::k_user_state_lock_timeout_ms);
+  // Polling with LOCK_NB bounds the wait: a stuck writer must not hang the others forever.
+  auto pause = std::chrono::milliseconds(1);
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      const int err = errno;
+      return fail(ErrorCode::io_error, "cannot lock " + path.string() + ": " + errno_text(err));
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return fail(ErrorCode::io_error, "another writer has held the lock on the " + std::string(file_stem) +
+                                           " file of user " + *ctx.user_id + " for over " +
+                                           std::to_string(limits::k_user_state_lock_timeout_ms / 1000) +
+                                           " s; try again later");
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+  }
+  return lock;
+}
+
+UserStateLock::UserStateLock(UserStateLock&& other) noexcept : m_fd(other.m_fd) {
+  other.m_fd = -1;
+}
+
+UserStateLock::~UserStateLock() {
+  if (m_fd >= 0) {
+    ::close(m_fd); // closing drops the flock
+  }
+}
+
+Result<std::optional<std::string>> read_user_state_file(const fs::path& path) {
+  auto exists = plain_file_exists(path);
+  if (!exists) {
+    return tl::unexpected(exists.error());
+  }
+  if (!*exists) {
+    return std::optional<std::string>{};
+  }
+  auto bytes = read_regular_file(path, limits::k_max_user_state_file_bytes);
+  if (!bytes) {
+    if (bytes.error().code == ErrorCode::not_found) {
+      return std::optional<std::string>{}; // removed between the check and the read
+    }
+    return tl::unexpected(bytes.error());
+  }
+  return std::optional<std::string>(std::move(*bytes));
+}
+
+Result<void> write_user_state_file(const fs::path& path, std::string_view content) {
+  if (auto exists = plain_file_exists(path); !exists) {
+    return tl::unexpected(exists.error());
+  }
+  if (auto written = write_file_atomic(path, content); !written) {
+    return written;
+  }
+  // A new file is created 0600 already; an old one may have been loosened by hand.
+  if (::chmod(path.c_str(), S_IRUSR | S_IWUSR) != 0) {
+    const int err = errno;
+    return fail(ErrorCode::io_error, "cannot set mode 0600 on " + path.string() + ": " + errno_text(err));
+  }
+  return {};
+}
+
+} // namespace skillrt::core
