@@ -1,4 +1,4 @@
-// The database-skills service over a real SQLite store: the permission matrix
+// The database-skills service over a real store, on SQLite and on PostgreSQL: the permission matrix
 // for the database layer (the user themself, another user, an owner-org user,
 // an other-org user, no user), the rules shared with skill_manage, the
 // description taken from the frontmatter, and change events.
@@ -10,7 +10,7 @@
 #include "core/dbskills/db_skills.hpp"
 #include "core/events/event_bus.hpp"
 #include "core/limits.hpp"
-#include "store/sqlite/sqlite_store.hpp"
+#include "unit/store/store_test_env.hpp"
 #include "support/temp_tree.hpp"
 
 namespace skillrt::core {
@@ -28,10 +28,15 @@ Context actor(std::optional<std::string> user, std::string org, EventBus* bus = 
   return ctx;
 }
 
-class DbSkillsService : public ::testing::Test {
+class DbSkillsService : public ::testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
-    auto opened = store::open_sqlite_store(tree.path() / "skillrt.db");
+    std::string skip;
+    env = test::make_store_env(GetParam(), skip);
+    if (!env) {
+      GTEST_SKIP() << skip;
+    }
+    auto opened = env->open();
     ASSERT_TRUE(opened) << opened.error().message;
     db = std::move(*opened);
     DbSkillCreate request;
@@ -40,12 +45,12 @@ protected:
     ASSERT_TRUE(db_create_skill(alice, *db, request));
   }
 
-  test::TempTree tree;
+  std::unique_ptr<test::StoreEnv> env;
   std::unique_ptr<SkillStore> db;
   Context alice = actor("alice", "1");
 };
 
-TEST_F(DbSkillsService, TheUserThemselfMayDoEverything) {
+TEST_P(DbSkillsService, TheUserThemselfMayDoEverything) {
   auto listed = db_list_skills(alice, *db);
   ASSERT_TRUE(listed);
   ASSERT_EQ(listed->size(), 1U);
@@ -62,7 +67,7 @@ TEST_F(DbSkillsService, TheUserThemselfMayDoEverything) {
   EXPECT_TRUE(db_list_skills(alice, *db)->empty());
 }
 
-TEST_F(DbSkillsService, NoOtherActorReachesTheUsersRows) {
+TEST_P(DbSkillsService, NoOtherActorReachesTheUsersRows) {
   for (const Context& other : {actor("bob", "1"), actor("carol", "0"), actor("dave", "2")}) {
     SCOPED_TRACE(*other.user_id + " of org " + other.org_id);
     auto listed = db_list_skills(other, *db);
@@ -87,7 +92,7 @@ TEST_F(DbSkillsService, NoOtherActorReachesTheUsersRows) {
   EXPECT_EQ(still->description, "Alice's private skill");
 }
 
-TEST_F(DbSkillsService, NoUserIsRefusedForEveryOperation) {
+TEST_P(DbSkillsService, NoUserIsRefusedForEveryOperation) {
   const Context nobody = actor(std::nullopt, "");
   const Context owner_org_nobody = actor(std::nullopt, "0");
   for (const Context& ctx : {nobody, owner_org_nobody}) {
@@ -110,14 +115,14 @@ TEST_F(DbSkillsService, NoUserIsRefusedForEveryOperation) {
   EXPECT_EQ(db_list_skills(alice, *db)->size(), 1U);
 }
 
-TEST_F(DbSkillsService, InvalidUserInContextIsRefused) {
+TEST_P(DbSkillsService, InvalidUserInContextIsRefused) {
   const Context bad = actor("../alice", "1");
   auto listed = db_list_skills(bad, *db);
   ASSERT_FALSE(listed);
   EXPECT_EQ(listed.error().code, ErrorCode::refused);
 }
 
-TEST_F(DbSkillsService, ContentRules) {
+TEST_P(DbSkillsService, ContentRules) {
   DbSkillCreate request;
   request.name = "Bad/Name";
   request.content = skill_md("x", "d");
@@ -152,7 +157,7 @@ TEST_F(DbSkillsService, ContentRules) {
   EXPECT_EQ(db_list_skills(alice, *db)->size(), 1U);
 }
 
-TEST_F(DbSkillsService, DescriptionComesFromTheFrontmatterUnlessGiven) {
+TEST_P(DbSkillsService, DescriptionComesFromTheFrontmatterUnlessGiven) {
   DbSkillCreate request;
   request.name = "plain";
   request.content = "No frontmatter at all, just steps.\n";
@@ -174,7 +179,7 @@ TEST_F(DbSkillsService, DescriptionComesFromTheFrontmatterUnlessGiven) {
   EXPECT_EQ(db_update_skill(alice, *db, "given", change)->description, "caller wins");
 }
 
-TEST_F(DbSkillsService, WritesPublishEventsToTheOwnerOnly) {
+TEST_P(DbSkillsService, WritesPublishEventsToTheOwnerOnly) {
   EventBus bus;
   std::vector<SkillEvent> seen_by_alice;
   std::vector<SkillEvent> seen_by_bob;
@@ -210,6 +215,9 @@ TEST_F(DbSkillsService, WritesPublishEventsToTheOwnerOnly) {
   EXPECT_TRUE(seen_by_bob.empty());
   EXPECT_TRUE(seen_by_anonymous.empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, DbSkillsService, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
 } // namespace
 } // namespace skillrt::core
