@@ -1,0 +1,50 @@
+// Keeps the store's search index of file skills current with the files.
+//
+// Database rows are indexed by the store in the same transaction as their
+// write; file skills change behind our back (an editor, git pull, another
+// process), so every search first compares each listed SKILL.md's stat stamp
+// with the stamp stored beside its document and re-reads only what changed.
+// The index can therefore never answer from a stale file, and a warm check
+// costs one stat per skill plus one read of the stored stamps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/context.hpp"
+#include "core/discovery/catalog.hpp"
+#include "core/limits.hpp"
+#include "core/store/skill_store.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::core {
+
+// What one sync did (for the benchmark and for tests).
+struct IndexSyncStats {
+  std::size_t checked = 0;    // catalog records compared with the index
+  std::size_t unchanged = 0;  // stamp equal: nothing read
+  std::size_t indexed = 0;    // new or changed SKILL.md files read and upserted
+  std::size_t removed = 0;    // documents of vanished files dropped
+  std::size_t store_calls = 0;  // sync_file_docs calls (0 when nothing changed)
+};
+
+// The stamp stored beside a file document: the file's identity (device,
+// inode, size, mtime, ctime in nanoseconds). A file changed within
+// limits::k_search_racy_window_ns of being read gets a stamp that never
+// matches, so an edit inside the timestamp granularity is read again.
+std::string search_doc_stamp(const std::string& path, std::int64_t now_ns,
+                             std::int64_t racy_window_ns = limits::k_search_racy_window_ns);
+
+// Brings the index of ctx's file skills up to date with `catalog` (built for
+// ctx): the shared documents (owner "") and, with a user, that user's own
+// file documents (owner = user id, source "user"). Every parsed record is
+// indexed, hidden ones included, so contexts with other gates do not undo
+// each other's work; search filters hits to what ctx lists. A stored shared
+// document disappears when its file is gone or when it lies under one of this
+// catalog's roots and is no longer a skill there.
+// `racy_window_ns` is limits::k_search_racy_window_ns except in tests.
+Result<IndexSyncStats> sync_search_index(const Context& ctx, const Catalog& catalog, SkillStore& store,
+                                         std::int64_t racy_window_ns = limits::k_search_racy_window_ns);
+
+}  // namespace skillrt::core
