@@ -43,13 +43,15 @@ int main(int argc, char** argv) {
 
   skillrt::app::GlobalOptions global;
   app.add_option("--home", global.home, "Home directory (default: $HERMES_HOME, else ~/.hermes)");
-  app.add_option("--user", global.user, "User id (multi-user layers)");
-  app.add_option("--org", global.org, "Organisation id");
+  app.add_option("--user", global.user, "User id (multi-user layers)")->check(skillrt::app::user_id_validator());
+  app.add_option("--org", global.org, "Organisation id")->check(skillrt::app::org_id_validator());
   app.add_option("--os", global.os, "Operating system for platforms: gating")
       ->check(CLI::IsMember({"linux", "darwin", "win32"}));
   app.add_option("--platform", global.platform, "Chat/session platform for skills.platform_disabled");
   app.add_option("--session", global.session, "Session id for ${HERMES_SESSION_ID}");
   app.add_option("--config", global.config, "Config file (default: HOME/config.yaml)");
+  app.add_option("--db", global.db,
+                 "Database skills: postgres://… URL or SQLite file (default: database.url, else HOME/skillrt.db)");
   app.add_flag("--json", global.json, "Print exactly one JSON object");
 
   std::vector<std::unique_ptr<skillrt::app::Command>> commands;
@@ -63,6 +65,10 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_commands_command());
   commands.push_back(skillrt::app::make_invoke_command());
   commands.push_back(skillrt::app::make_scan_command());
+  commands.push_back(skillrt::app::make_db_command());
+  commands.push_back(skillrt::app::make_search_command());
+  commands.push_back(skillrt::app::make_memory_command());
+  commands.push_back(skillrt::app::make_todo_command());
   for (auto action : {skillrt::core::ManageAction::create, skillrt::core::ManageAction::edit,
                       skillrt::core::ManageAction::patch, skillrt::core::ManageAction::remove_skill,
                       skillrt::core::ManageAction::write_file, skillrt::core::ManageAction::remove_file}) {
@@ -91,7 +97,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    const skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
+    skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
+    inv.db = global.db;
     std::size_t seeded = 0;
     if (auto problem = skillrt::app::seed_bundled_skills(inv.ctx, seeded)) {
       std::cerr << "skillrt: warning: " << *problem << '\n';
