@@ -9,6 +9,7 @@
 #include "core/limits.hpp"
 #include "core/util/read_file.hpp"
 #include "protocol/db_json.hpp"
+#include "protocol/error_json.hpp"
 #include "store/open_store.hpp"
 
 namespace skillrt::app {
@@ -89,13 +90,13 @@ public:
 
     // Refuse before touching (or creating) the database file.
     if (!inv.ctx.user_id) {
-      return finish(inv, protocol::db_error_json(Error{ErrorCode::refused, std::string(core::k_db_needs_user), {}}),
+      return finish(inv, protocol::error_result_json(Error{ErrorCode::refused, std::string(core::k_db_needs_user), {}}),
                     "");
     }
     const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
     auto store = store::open_store(location, inv.ctx);
     if (!store) {
-      return finish(inv, protocol::db_error_json(store.error()), "");
+      return finish(inv, protocol::error_result_json(store.error()), "");
     }
     core::SkillStore& db = **store;
     const std::string backend = db.backend();
@@ -104,7 +105,7 @@ public:
     case DbAction::list: {
       auto rows = core::db_list_skills(inv.ctx, db);
       if (!rows) {
-        return finish(inv, protocol::db_error_json(rows.error()), "");
+        return finish(inv, protocol::error_result_json(rows.error()), "");
       }
       std::string text;
       for (const core::DbSkill& row : *rows) {
@@ -120,7 +121,7 @@ public:
     case DbAction::get: {
       auto row = core::db_get_skill(inv.ctx, db, m_name);
       if (!row) {
-        return finish(inv, protocol::db_error_json(row.error()), "");
+        return finish(inv, protocol::error_result_json(row.error()), "");
       }
       std::string text = row->content;
       if (!text.empty() && text.back() != '\n') {
@@ -180,7 +181,7 @@ private:
   static Outcome written(const Invocation& inv, const Result<core::DbSkill>& row, const std::string& backend,
                          const std::string& verb) {
     if (!row) {
-      return finish(inv, protocol::db_error_json(row.error()), "");
+      return finish(inv, protocol::error_result_json(row.error()), "");
     }
     const Json result = protocol::db_skill_result_json(*row, backend, verb);
     return finish(inv, result,

@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "core/memory/memory.hpp"
 #include "protocol/memory_json.hpp"
+#include "protocol/error_json.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -74,7 +75,7 @@ public:
     request.old_text = m_old;
     auto result = core::run_memory(inv.ctx, request);
     if (!result) {
-      return finish(inv, protocol::memory_error_json(result.error()), "");
+      return finish(inv, protocol::error_result_json(result.error()), "");
     }
     if (request.action == core::MemoryAction::list && m_list_target->count() == 0) {
       return finish(inv, protocol::memory_overview_json(result->stores),

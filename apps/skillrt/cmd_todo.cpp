@@ -7,6 +7,7 @@
 #include "core/todo/todo.hpp"
 #include "core/util/read_file.hpp"
 #include "protocol/todo_json.hpp"
+#include "protocol/error_json.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -80,7 +81,7 @@ public:
     if (m_list->parsed()) {
       auto items = core::todo_read(inv.ctx);
       if (!items) {
-        return finish(inv, protocol::todo_error_json(items.error()), "");
+        return finish(inv, protocol::error_result_json(items.error()), "");
       }
       return finish(inv, protocol::todo_list_json(*items), list_text(*items));
     }
@@ -103,7 +104,7 @@ public:
     }
     auto items = core::todo_write(inv.ctx, *updates, m_merge);
     if (!items) {
-      return finish(inv, protocol::todo_error_json(items.error()), "");
+      return finish(inv, protocol::error_result_json(items.error()), "");
     }
     return finish(inv, protocol::todo_list_json(*items), list_text(*items));
   }

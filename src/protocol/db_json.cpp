@@ -1,32 +1,8 @@
 #include "protocol/db_json.hpp"
 
+#include "protocol/error_json.hpp"
+
 namespace skillrt::protocol {
-namespace {
-
-const char* code_name(ErrorCode code) {
-  switch (code) {
-  case ErrorCode::invalid_argument:
-    return "invalid_argument";
-  case ErrorCode::not_found:
-    return "not_found";
-  case ErrorCode::ambiguous:
-    return "ambiguous";
-  case ErrorCode::refused:
-    return "refused";
-  case ErrorCode::parse_error:
-    return "parse_error";
-  case ErrorCode::limit_exceeded:
-    return "limit_exceeded";
-  case ErrorCode::io_error:
-    return "io_error";
-  case ErrorCode::internal:
-    return "internal";
-  }
-  return "internal";
-}
-
-} // namespace
-
 Json db_skill_json(const core::DbSkill& row, bool with_content) {
   Json out = Json::object();
   out["id"] = row.id;
@@ -65,14 +41,6 @@ Json db_skill_result_json(const core::DbSkill& row, const std::string& backend, 
   }
   out["backend"] = backend;
   out["skill"] = db_skill_json(row, verb != "deleted");
-  return out;
-}
-
-Json db_error_json(const Error& error) {
-  Json out = Json::object();
-  out["success"] = false;
-  out["error"] = error.message;
-  out["code"] = code_name(error.code);
   return out;
 }
 

@@ -18,7 +18,4 @@ Json db_list_json(const std::vector<core::DbSkill>& rows, const std::string& bac
 // {success, message, backend, skill: db_skill_json} — `verb` is "created" | "updated" | "deleted" | "" (get).
 Json db_skill_result_json(const core::DbSkill& row, const std::string& backend, const std::string& verb);
 
-// {success: false, error, code}; `code` names the ErrorCode ("not_found", "refused", …).
-Json db_error_json(const Error& error);
-
 } // namespace skillrt::protocol

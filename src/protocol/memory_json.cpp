@@ -1,29 +1,9 @@
 #include "protocol/memory_json.hpp"
 
+#include "protocol/error_json.hpp"
+
 namespace skillrt::protocol {
 namespace {
-
-const char* code_name(ErrorCode code) {
-  switch (code) {
-  case ErrorCode::invalid_argument:
-    return "invalid_argument";
-  case ErrorCode::not_found:
-    return "not_found";
-  case ErrorCode::ambiguous:
-    return "ambiguous";
-  case ErrorCode::refused:
-    return "refused";
-  case ErrorCode::parse_error:
-    return "parse_error";
-  case ErrorCode::limit_exceeded:
-    return "limit_exceeded";
-  case ErrorCode::io_error:
-    return "io_error";
-  case ErrorCode::internal:
-    return "internal";
-  }
-  return "internal";
-}
 
 std::string usage_of(const core::MemoryStores& stores, core::MemoryTarget target) {
   return std::to_string(core::memory_used_chars(stores.entries(target))) + "/" +
@@ -61,14 +41,6 @@ Json memory_overview_json(const core::MemoryStores& stores) {
     targets[core::memory_target_name(target)] = std::move(store);
   }
   out["targets"] = std::move(targets);
-  return out;
-}
-
-Json memory_error_json(const Error& error) {
-  Json out = Json::object();
-  out["success"] = false;
-  out["error"] = error.message;
-  out["code"] = code_name(error.code);
   return out;
 }
 

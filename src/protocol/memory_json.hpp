@@ -14,9 +14,6 @@ Json memory_result_json(const core::MemoryResult& result);
 // {success: true, targets: {memory: {entries, usage}, user: {entries, usage}}}
 Json memory_overview_json(const core::MemoryStores& stores);
 
-// {success: false, error, code}; `code` names the ErrorCode ("ambiguous", "limit_exceeded", …).
-Json memory_error_json(const Error& error);
-
 // A tool call's arguments {action, target, content?, old_text?} as a request
 // (what a server receives from the model). invalid_argument on a bad shape.
 Result<core::MemoryRequest> memory_request_from_json(const Json& arguments);

@@ -1,32 +1,8 @@
 #include "protocol/todo_json.hpp"
 
+#include "protocol/error_json.hpp"
+
 namespace skillrt::protocol {
-namespace {
-
-const char* code_name(ErrorCode code) {
-  switch (code) {
-  case ErrorCode::invalid_argument:
-    return "invalid_argument";
-  case ErrorCode::not_found:
-    return "not_found";
-  case ErrorCode::ambiguous:
-    return "ambiguous";
-  case ErrorCode::refused:
-    return "refused";
-  case ErrorCode::parse_error:
-    return "parse_error";
-  case ErrorCode::limit_exceeded:
-    return "limit_exceeded";
-  case ErrorCode::io_error:
-    return "io_error";
-  case ErrorCode::internal:
-    return "internal";
-  }
-  return "internal";
-}
-
-} // namespace
-
 Json todo_list_json(const std::vector<core::TodoItem>& items) {
   Json out = Json::object();
   out["success"] = true;
@@ -47,14 +23,6 @@ Json todo_list_json(const std::vector<core::TodoItem>& items) {
   counts["completed"] = summary.completed;
   counts["cancelled"] = summary.cancelled;
   out["summary"] = std::move(counts);
-  return out;
-}
-
-Json todo_error_json(const Error& error) {
-  Json out = Json::object();
-  out["success"] = false;
-  out["error"] = error.message;
-  out["code"] = code_name(error.code);
   return out;
 }
 

@@ -13,9 +13,6 @@ namespace skillrt::protocol {
 // {success: true, todos: [{id, content, status}], summary: {total, pending, in_progress, completed, cancelled}}
 Json todo_list_json(const std::vector<core::TodoItem>& items);
 
-// {success: false, error, code}
-Json todo_error_json(const Error& error);
-
 // The items of a write: a JSON array of {id, content?, status?}, or an object
 // {"todos": [...]} (the tool call's own shape). invalid_argument on a bad shape
 // or an unknown status; parse_error when `text` is not JSON.

@@ -1,4 +1,5 @@
 #include "protocol/memory_json.hpp"
+#include "protocol/error_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +33,7 @@ TEST(MemoryJson, OverviewHasBothTargets) {
 }
 
 TEST(MemoryJson, ErrorShape) {
-  const Json json = memory_error_json(Error{ErrorCode::ambiguous, "be more specific", {}});
+  const Json json = error_result_json(Error{ErrorCode::ambiguous, "be more specific", {}});
   EXPECT_EQ(json["success"], false);
   EXPECT_EQ(json["error"], "be more specific");
   EXPECT_EQ(json["code"], "ambiguous");

@@ -1,4 +1,5 @@
 #include "protocol/todo_json.hpp"
+#include "protocol/error_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,7 @@ TEST(TodoJson, ListShape) {
 }
 
 TEST(TodoJson, ErrorShape) {
-  const Json json = todo_error_json(Error{ErrorCode::refused, "todo needs a user (--user)", {}});
+  const Json json = error_result_json(Error{ErrorCode::refused, "todo needs a user (--user)", {}});
   EXPECT_EQ(json["success"], false);
   EXPECT_EQ(json["error"], "todo needs a user (--user)");
   EXPECT_EQ(json["code"], "refused");
