@@ -72,10 +72,10 @@ public:
     const bool has_content = given(m_content_opts);
     const bool has_file = given(m_file_opts);
     if (has_content && has_file) {
-      return usage(inv, "give --content or --file, not both");
+      return finish_usage(inv.json, "give --content or --file, not both", "db");
     }
     if (action == DbAction::create && !has_content && !has_file) {
-      return usage(inv, "db create needs --content TEXT or --file F");
+      return finish_usage(inv.json, "db create needs --content TEXT or --file F", "db");
     }
     std::optional<std::string> content;
     if (has_content) {
@@ -83,20 +83,20 @@ public:
     } else if (has_file) {
       auto bytes = read_content_file(m_file);
       if (!bytes) {
-        return usage(inv, bytes.error().message);
+        return finish_usage(inv.json, bytes.error().message, "db");
       }
       content = std::move(*bytes);
     }
 
     // Refuse before touching (or creating) the database file.
     if (!inv.ctx.user_id) {
-      return finish(inv, protocol::error_result_json(Error{ErrorCode::refused, std::string(core::k_db_needs_user), {}}),
+      return finish_result(inv.json, protocol::error_result_json(Error{ErrorCode::refused, std::string(core::k_db_needs_user), {}}),
                     "");
     }
     const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
     auto store = store::open_store(location, inv.ctx);
     if (!store) {
-      return finish(inv, protocol::error_result_json(store.error()), "");
+      return finish_result(inv.json, protocol::error_result_json(store.error()), "");
     }
     core::SkillStore& db = **store;
     const std::string backend = db.backend();
@@ -105,7 +105,7 @@ public:
     case DbAction::list: {
       auto rows = core::db_list_skills(inv.ctx, db);
       if (!rows) {
-        return finish(inv, protocol::error_result_json(rows.error()), "");
+        return finish_result(inv.json, protocol::error_result_json(rows.error()), "");
       }
       std::string text;
       for (const core::DbSkill& row : *rows) {
@@ -116,18 +116,18 @@ public:
       if (rows->empty()) {
         text = "No database skills for user " + *inv.ctx.user_id + ".\n";
       }
-      return finish(inv, protocol::db_list_json(*rows, backend, *inv.ctx.user_id), text);
+      return finish_result(inv.json, protocol::db_list_json(*rows, backend, *inv.ctx.user_id), text);
     }
     case DbAction::get: {
       auto row = core::db_get_skill(inv.ctx, db, m_name);
       if (!row) {
-        return finish(inv, protocol::error_result_json(row.error()), "");
+        return finish_result(inv.json, protocol::error_result_json(row.error()), "");
       }
       std::string text = row->content;
       if (!text.empty() && text.back() != '\n') {
         text += '\n';
       }
-      return finish(inv, protocol::db_skill_result_json(*row, backend, ""), text);
+      return finish_result(inv.json, protocol::db_skill_result_json(*row, backend, ""), text);
     }
     case DbAction::create: {
       core::DbSkillCreate request;
@@ -153,7 +153,7 @@ public:
     case DbAction::remove:
       return written(inv, core::db_delete_skill(inv.ctx, db, m_name), backend, "deleted");
     }
-    return usage(inv, "unknown db action");
+    return finish_usage(inv.json, "unknown db action", "db");
   }
 
 private:
@@ -181,31 +181,11 @@ private:
   static Outcome written(const Invocation& inv, const Result<core::DbSkill>& row, const std::string& backend,
                          const std::string& verb) {
     if (!row) {
-      return finish(inv, protocol::error_result_json(row.error()), "");
+      return finish_result(inv.json, protocol::error_result_json(row.error()), "");
     }
     const Json result = protocol::db_skill_result_json(*row, backend, verb);
-    return finish(inv, result,
+    return finish_result(inv.json, result,
                   "Database skill '" + row->name + "' " + verb + " (version " + std::to_string(row->version) + ").\n");
-  }
-
-  static Outcome usage(const Invocation& inv, const std::string& message) {
-    if (inv.json) {
-      print_json(usage_error_json(message));
-    } else {
-      std::cerr << "skillrt: " << message << "\nRun 'skillrt db --help' for usage.\n";
-    }
-    return Outcome::usage;
-  }
-
-  static Outcome finish(const Invocation& inv, const Json& result, const std::string& text) {
-    if (inv.json) {
-      print_json(result);
-    } else if (outcome_of(result) == Outcome::ok) {
-      std::cout << text;
-    } else {
-      print_error_text(result);
-    }
-    return outcome_of(result);
   }
 
   CLI::App* m_list = nullptr;

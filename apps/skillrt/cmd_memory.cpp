@@ -75,10 +75,10 @@ public:
     request.old_text = m_old;
     auto result = core::run_memory(inv.ctx, request);
     if (!result) {
-      return finish(inv, protocol::error_result_json(result.error()), "");
+      return finish_result(inv.json, protocol::error_result_json(result.error()), "");
     }
     if (request.action == core::MemoryAction::list && m_list_target->count() == 0) {
-      return finish(inv, protocol::memory_overview_json(result->stores),
+      return finish_result(inv.json, protocol::memory_overview_json(result->stores),
                     store_text(result->stores, core::MemoryTarget::memory) +
                         store_text(result->stores, core::MemoryTarget::user));
     }
@@ -86,7 +86,7 @@ public:
     if (request.action != core::MemoryAction::list) {
       text = result->message + "\n" + text;
     }
-    return finish(inv, protocol::memory_result_json(*result), text);
+    return finish_result(inv.json, protocol::memory_result_json(*result), text);
   }
 
 private:
@@ -98,17 +98,6 @@ private:
     if (m_remove->parsed())
       return core::MemoryAction::remove;
     return core::MemoryAction::list;
-  }
-
-  static Outcome finish(const Invocation& inv, const Json& result, const std::string& text) {
-    if (inv.json) {
-      print_json(result);
-    } else if (outcome_of(result) == Outcome::ok) {
-      std::cout << text;
-    } else {
-      print_error_text(result);
-    }
-    return outcome_of(result);
   }
 
   CLI::App* m_list = nullptr;

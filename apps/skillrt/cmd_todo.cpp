@@ -81,55 +81,35 @@ public:
     if (m_list->parsed()) {
       auto items = core::todo_read(inv.ctx);
       if (!items) {
-        return finish(inv, protocol::error_result_json(items.error()), "");
+        return finish_result(inv.json, protocol::error_result_json(items.error()), "");
       }
-      return finish(inv, protocol::todo_list_json(*items), list_text(*items));
+      return finish_result(inv.json, protocol::todo_list_json(*items), list_text(*items));
     }
     const bool has_items = m_items_opt->count() > 0;
     const bool has_file = m_file_opt->count() > 0;
     if (has_items == has_file) {
-      return usage(inv, "todo write needs exactly one of --items JSON or --file F");
+      return finish_usage(inv.json, "todo write needs exactly one of --items JSON or --file F", "todo");
     }
     std::string text = m_items;
     if (has_file) {
       auto bytes = read_items_file(m_file);
       if (!bytes) {
-        return usage(inv, bytes.error().message);
+        return finish_usage(inv.json, bytes.error().message, "todo");
       }
       text = std::move(*bytes);
     }
     auto updates = protocol::parse_todo_updates(text);
     if (!updates) {
-      return usage(inv, updates.error().message);
+      return finish_usage(inv.json, updates.error().message, "todo");
     }
     auto items = core::todo_write(inv.ctx, *updates, m_merge);
     if (!items) {
-      return finish(inv, protocol::error_result_json(items.error()), "");
+      return finish_result(inv.json, protocol::error_result_json(items.error()), "");
     }
-    return finish(inv, protocol::todo_list_json(*items), list_text(*items));
+    return finish_result(inv.json, protocol::todo_list_json(*items), list_text(*items));
   }
 
 private:
-  static Outcome usage(const Invocation& inv, const std::string& message) {
-    if (inv.json) {
-      print_json(usage_error_json(message));
-    } else {
-      std::cerr << "skillrt: " << message << "\nRun 'skillrt todo --help' for usage.\n";
-    }
-    return Outcome::usage;
-  }
-
-  static Outcome finish(const Invocation& inv, const Json& result, const std::string& text) {
-    if (inv.json) {
-      print_json(result);
-    } else if (outcome_of(result) == Outcome::ok) {
-      std::cout << text;
-    } else {
-      print_error_text(result);
-    }
-    return outcome_of(result);
-  }
-
   CLI::App* m_list = nullptr;
   CLI::App* m_write = nullptr;
   CLI::Option* m_items_opt = nullptr;

@@ -59,4 +59,24 @@ protocol::Json usage_error_json(const std::string& message) {
   return out;
 }
 
+Outcome finish_result(bool json, const protocol::Json& result, const std::string& text) {
+  if (json) {
+    print_json(result);
+  } else if (outcome_of(result) == Outcome::ok) {
+    std::cout << text;
+  } else {
+    print_error_text(result);
+  }
+  return outcome_of(result);
+}
+
+Outcome finish_usage(bool json, const std::string& message, const std::string& command) {
+  if (json) {
+    print_json(usage_error_json(message));
+  } else {
+    std::cerr << "skillrt: " << message << "\nRun 'skillrt " << command << " --help' for usage.\n";
+  }
+  return Outcome::usage;
+}
+
 }  // namespace skillrt::app

@@ -29,4 +29,12 @@ void print_error_text(const protocol::Json& result);
 // Wraps a usage problem the way --json callers expect: {"success": false, "error": ..., "usage": true}.
 protocol::Json usage_error_json(const std::string& message);
 
+// Ends a command whose answer is a Hermes-shaped result: with --json the
+// result itself, else `text` on success or the error on stderr.
+Outcome finish_result(bool json, const protocol::Json& result, const std::string& text);
+
+// Ends a command on a usage problem: with --json usage_error_json(message),
+// else the message and "Run 'skillrt <command> --help' for usage." on stderr.
+Outcome finish_usage(bool json, const std::string& message, const std::string& command);
+
 }  // namespace skillrt::app
