@@ -85,7 +85,7 @@ std::string list_text(const core::Catalog& catalog, const std::optional<std::str
   for (const core::SkillRecord* record : listing) {
     out << pad(fit(record->name, name_width), name_width) << "  "
         << pad(fit(record->category.value_or("-"), category_width), category_width) << "  "
-        << pad(core::tier_name(record->tier), k_source_width) << "  "
+        << pad(core::source_name(catalog.roots, record->tier), k_source_width) << "  "
         << fit(catalog.description(*record), description_width) << "\n";
   }
   out << listing.size() << (listing.size() == 1 ? " skill" : " skills");
