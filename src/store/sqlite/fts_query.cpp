@@ -29,7 +29,10 @@ std::vector<std::string> query_words(std::string_view text) {
 }
 
 Result<std::string> fts5_match_expression(std::string_view text) {
-  const std::vector<std::string> words = query_words(text);
+  return fts5_match_expression(query_words(text));
+}
+
+Result<std::string> fts5_match_expression(const std::vector<std::string>& words) {
   if (words.empty()) {
     return fail(ErrorCode::invalid_argument, "search query has no words to look for");
   }

@@ -27,4 +27,8 @@ std::vector<std::string> query_words(std::string_view text);
 // `"w1" OR "w2" …`; invalid_argument when the text has no words.
 Result<std::string> fts5_match_expression(std::string_view text);
 
+// The same for words already cut by query_words (so a caller can leave some
+// out first); invalid_argument when `words` is empty.
+Result<std::string> fts5_match_expression(const std::vector<std::string>& words);
+
 } // namespace skillrt::store

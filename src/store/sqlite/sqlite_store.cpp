@@ -1,6 +1,7 @@
 #include "store/sqlite/sqlite_store.hpp"
 
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
@@ -306,14 +307,37 @@ public:
         return pass(ok.error());
       }
     }
-    auto match = fts5_match_expression(query);
+    const std::vector<std::string> words = query_words(query);
+    if (words.empty()) {
+      return pass(fts5_match_expression(words).error());
+    }
+    if (limit == 0) {
+      return std::vector<core::SearchHit>{};
+    }
+    std::lock_guard lock(m_mutex);
+    auto weighed = words_with_weight(words);
+    if (!weighed) {
+      return pass(weighed.error());
+    }
+    auto hits = top_hits(user_id, *weighed, limit);
+    if (hits && weighed->size() < words.size() && hits->size() < limit) {
+      // Too few rows hold a word that weighs: the rest of the window is the
+      // rows holding only the dropped words (near-zero scores), as before.
+      return top_hits(user_id, words, limit);
+    }
+    return hits;
+  }
+
+private:
+  // Caller holds m_mutex. The best `limit` documents `user_id` may see for
+  // the OR of `words`, best first.
+  Result<std::vector<core::SearchHit>> top_hits(std::optional<std::string_view> user_id,
+                                                const std::vector<std::string>& words, std::size_t limit) {
+    auto match = fts5_match_expression(words);
     if (!match) {
       return pass(match.error());
     }
     std::vector<core::SearchHit> hits;
-    if (limit == 0) {
-      return hits;
-    }
     // Who may see what is decided inside the index (the scope token), so the
     // engine never reads a stored row it will not return; only the best
     // `limit` rows are then read for their columns.
@@ -322,7 +346,6 @@ public:
       scoped += " OR \"" + scope_token(*user_id) + "\"";
     }
     scoped += std::string(") AND ") + k_text_columns + " : (" + *match + ")";
-    std::lock_guard lock(m_mutex);
     auto q = m_conn->prepare(std::string("SELECT s.key, s.owner, s.source, s.name, s.description, top.rank FROM "
                                          "(SELECT rowid AS id, ") +
                              k_bm25 +
@@ -356,7 +379,96 @@ public:
     return hits;
   }
 
-private:
+  // Caller holds m_mutex. `words` without those bm25 gives no weight: a word
+  // held by at least half of all documents gets FTS5's floor IDF (1e-6), so
+  // it cannot change which rows come first, it only makes the engine score
+  // every row holding it (tens of ms at 50k documents). All are kept when
+  // none would be left.
+  Result<std::vector<std::string>> words_with_weight(const std::vector<std::string>& words) {
+    if (words.size() < 2) {
+      return words;
+    }
+    if (auto fresh = refresh_doc_frequencies(); !fresh) {
+      return pass(fresh.error());
+    }
+    std::vector<std::string> kept;
+    for (const std::string& word : words) {
+      auto df = doc_frequency(word);
+      if (!df) {
+        return pass(df.error());
+      }
+      // bm25 IDF = ln((N - df + 0.5) / (df + 0.5)), floored when <= 0.
+      if (*df * 2 < m_doc_freq.documents) {
+        kept.push_back(word);
+      }
+    }
+    if (kept.empty()) {
+      return words;
+    }
+    return kept;
+  }
+
+  // Caller holds m_mutex. Forgets the cached document frequencies when the
+  // index may have changed since they were counted: this connection's writes
+  // move total_changes(), another connection's commits move data_version.
+  Result<void> refresh_doc_frequencies() {
+    auto q = m_conn->prepare("SELECT total_changes(), data_version FROM pragma_data_version");
+    if (!q) {
+      return pass(q.error());
+    }
+    auto row = q->step();
+    if (!row) {
+      return pass(row.error());
+    }
+    if (!*row) {
+      return fail(ErrorCode::internal, "sqlite: pragma data_version returned no row");
+    }
+    const std::int64_t changes = q->integer(0);
+    const std::int64_t version = q->integer(1);
+    if (changes == m_doc_freq.changes && version == m_doc_freq.data_version &&
+        m_doc_freq.of_word.size() < k_max_cached_words) {
+      return {};
+    }
+    auto count = m_conn->prepare("SELECT count(*) FROM search_docs"); // one row per indexed document
+    if (!count) {
+      return pass(count.error());
+    }
+    auto counted = count->step();
+    if (!counted) {
+      return pass(counted.error());
+    }
+    m_doc_freq.of_word.clear();
+    m_doc_freq.documents = *counted ? count->integer(0) : 0;
+    m_doc_freq.changes = changes;
+    m_doc_freq.data_version = version;
+    return {};
+  }
+
+  // Caller holds m_mutex (and has called refresh_doc_frequencies). How many
+  // documents hold `word` in a text column: the same count bm25 takes its
+  // IDF from (stemmed like the query, the scope column left out).
+  Result<std::int64_t> doc_frequency(const std::string& word) {
+    if (auto it = m_doc_freq.of_word.find(word); it != m_doc_freq.of_word.end()) {
+      return it->second;
+    }
+    auto match = fts5_match_expression(std::vector<std::string>{word});
+    if (!match) {
+      return pass(match.error());
+    }
+    auto q = m_conn->prepare("SELECT count(*) FROM skill_search WHERE skill_search MATCH ?1");
+    if (!q) {
+      return pass(q.error());
+    }
+    q->bind(1, std::string(k_text_columns) + " : (" + *match + ")");
+    auto row = q->step();
+    if (!row) {
+      return pass(row.error());
+    }
+    const std::int64_t df = *row ? q->integer(0) : 0;
+    m_doc_freq.of_word.emplace(word, df);
+    return df;
+  }
+
   // Caller holds m_mutex.
   Result<DbSkill> active_row(std::string_view user_id, std::string_view name) {
     auto q = m_conn->prepare(std::string("SELECT ") + k_row_columns +
@@ -436,8 +548,19 @@ private:
     return ins_fts->run();
   }
 
+  // Document frequencies of query words, kept between searches (counting a
+  // word held by most documents reads its whole posting list, ~25 ms at 50k).
+  struct DocFrequencies {
+    std::int64_t changes = -1;      // total_changes() when counted
+    std::int64_t data_version = -1; // PRAGMA data_version when counted
+    std::int64_t documents = 0;     // rows in the index
+    std::unordered_map<std::string, std::int64_t> of_word;
+  };
+  static constexpr std::size_t k_max_cached_words = 4096; // bounds a long-lived server's cache
+
   std::mutex m_mutex; // one connection, many threads: one transaction at a time
   std::unique_ptr<Connection> m_conn;
+  DocFrequencies m_doc_freq; // guarded by m_mutex
 };
 
 } // namespace

@@ -187,5 +187,84 @@ TEST(SqliteStore, WaitingWriterGetsInWhenTheLockIsReleased) {
   EXPECT_TRUE(created) << created.error().message;
 }
 
+// The adapter leaves out of the query the words held by at least half of the
+// documents (bm25 gives them no weight) and caches how many documents hold
+// each word; neither may change what a search returns.
+core::SearchDoc shared_doc(const std::string& key, const std::string& name, const std::string& body) {
+  core::SearchDoc doc;
+  doc.key = "/skills/" + key + "/SKILL.md";
+  doc.source = "shared";
+  doc.name = name;
+  doc.description = "a skill";
+  doc.body = body;
+  return doc;
+}
+
+std::vector<std::string> hit_names(const Result<std::vector<core::SearchHit>>& hits) {
+  std::vector<std::string> names;
+  if (hits) {
+    for (const core::SearchHit& hit : *hits) {
+      names.push_back(hit.name);
+    }
+  }
+  return names;
+}
+
+TEST(SqliteStore, WordsInMostDocumentsDoNotChangeTheResults) {
+  test::TempTree tree;
+  const auto path = tree.path() / "s.db";
+  auto opened = open_sqlite_store(path);
+  ASSERT_TRUE(opened) << opened.error().message;
+  core::SkillStore& store = **opened;
+  std::vector<core::SearchDoc> docs;
+  for (int i = 0; i < 10; ++i) {
+    docs.push_back(shared_doc("c" + std::to_string(i), "common" + std::to_string(i), "check the logs"));
+  }
+  docs.push_back(shared_doc("d1", "deploy", "check the logs"));
+  docs.push_back(shared_doc("d2", "rollout", "check, then deploy"));
+  ASSERT_TRUE(store.sync_file_docs(docs, {}));
+
+  // "check" is in every document: the two holding "deploy" come first, the
+  // name hit before the body hit, with the score of "deploy" alone.
+  auto both = store.search(std::nullopt, "deploy check", 2);
+  ASSERT_TRUE(both) << both.error().message;
+  EXPECT_EQ(hit_names(both), (std::vector<std::string>{"deploy", "rollout"}));
+  auto alone = store.search(std::nullopt, "deploy", 2);
+  ASSERT_TRUE(alone) << alone.error().message;
+  ASSERT_EQ(alone->size(), 2U);
+  EXPECT_NEAR((*both)[0].score, (*alone)[0].score, 1e-3);
+  EXPECT_NEAR((*both)[1].score, (*alone)[1].score, 1e-3);
+  // A window wider than the rows holding "deploy" is filled, as before, with
+  // rows holding only "check".
+  EXPECT_EQ(store.search(std::nullopt, "deploy check", 5)->size(), 5U);
+  EXPECT_EQ(store.search(std::nullopt, "check", 50)->size(), 12U);
+
+  // Another connection makes "deploy" the common word and "check" the rare
+  // one: the counts cached above must not be used any more.
+  {
+    auto other = open_sqlite_store(path);
+    ASSERT_TRUE(other) << other.error().message;
+    std::vector<core::SearchDoc> more;
+    for (int i = 0; i < 30; ++i) {
+      more.push_back(shared_doc("m" + std::to_string(i), "more" + std::to_string(i), "deploy it"));
+    }
+    ASSERT_TRUE((*other)->sync_file_docs(more, {}));
+  }
+  auto after = store.search(std::nullopt, "deploy check", 5);
+  ASSERT_TRUE(after) << after.error().message;
+  ASSERT_EQ(after->size(), 5U);
+  for (const core::SearchHit& hit : *after) { // the rare word's rows, not the 30 new ones
+    EXPECT_NE(hit.name.rfind("more", 0), 0U) << hit.name;
+  }
+
+  // This connection's own write brings the first state back.
+  std::vector<std::string> gone;
+  for (int i = 0; i < 30; ++i) {
+    gone.push_back("/skills/m" + std::to_string(i) + "/SKILL.md");
+  }
+  ASSERT_TRUE(store.sync_file_docs({}, gone));
+  EXPECT_EQ(hit_names(store.search(std::nullopt, "deploy check", 2)), (std::vector<std::string>{"deploy", "rollout"}));
+}
+
 } // namespace
 } // namespace skillrt::store
