@@ -1,9 +1,24 @@
 #include "protocol/search_json.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 #include "protocol/json_text.hpp"
 
 namespace skillrt::protocol {
 namespace {
+
+// Scores are for ordering: six significant digits keep the JSON readable
+// without merging the tiny bm25 values of a small catalog into 0.
+double rounded_score(double score) {
+  if (!std::isfinite(score)) {
+    return 0;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", score);
+  return std::strtod(text, nullptr);
+}
 
 // One line per hit: control characters (a multi-line description) become spaces.
 std::string one_line(std::string_view raw) {
@@ -32,6 +47,7 @@ Json search_json(std::string_view query, const Result<core::SkillSearch>& search
     item["name"] = json_text(hit.name);
     item["description"] = json_text(hit.description);
     item["source"] = hit.source;
+    item["score"] = rounded_score(hit.score);
     if (hit.path) {
       item["path"] = json_text(*hit.path);
     }

@@ -10,11 +10,8 @@
 
 namespace skillrt::protocol {
 
-// Success: {success: true, query, results: [{name, description, source,
-// path | id}], count}, best first. Failure: {success: false, query, error}.
-// No score: SQLite's bm25 weighs words by statistics over every user's
-// documents, so a raw score would tell a user whether other users' private
-// skills contain a word (docs/compat.md, "Relevant-skill search").
+// Success: {success: true, query, results: [{name, description, source, score,
+// path | id}], count}. Failure: {success: false, query, error}.
 Json search_json(std::string_view query, const Result<core::SkillSearch>& search);
 
 // One line per hit: "NAME  [SOURCE]  DESCRIPTION"; "" when there is none.

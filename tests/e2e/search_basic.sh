@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `search QUERY [--limit N]`: the most relevant skills first, as one JSON
-# object {success, query, results:[{name, description, source, path|id}],
+# object {success, query, results:[{name, description, source, score, path|id}],
 # count}; text mode prints one line per hit; the index follows file edits;
 # bad queries and limits fail cleanly.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -21,11 +21,12 @@ assert_eq true "$(json_get "$RUN_OUT" '.success')" "success"
 assert_eq kubernetes "$(json_get "$RUN_OUT" '.query')" "query"
 assert_eq 2 "$(json_get "$RUN_OUT" '.count')" "count"
 assert_eq '["kubernetes","journal"]' "$(json_get "$RUN_OUT" '[.results[].name]')" "name match first"
-assert_eq '["name","description","source","path"]' \
+assert_eq '["name","description","source","score","path"]' \
   "$(json_get "$RUN_OUT" '.results[0] | keys_unsorted')" "result key order"
 assert_eq shared "$(json_get "$RUN_OUT" '.results[0].source')" "source"
 assert_eq "$home/skills/devops/kubernetes/SKILL.md" "$(json_get "$RUN_OUT" '.results[0].path')" "path"
 assert_eq "Roll out services to a cluster" "$(json_get "$RUN_OUT" '.results[0].description')" "description"
+assert_eq true "$(json_get "$RUN_OUT" '.results[0].score > .results[1].score')" "scores descend"
 
 # Tags are searched.
 run_skillrt --home "$home" --json search containers

@@ -24,7 +24,7 @@ assert_eq '["alice-notes","alice-row","deploy","feeding","otters"]' \
   "$(json_get "$RUN_OUT" '[.results[].name] | sort')" "alice's results"
 assert_eq database "$(json_get "$RUN_OUT" '.results[] | select(.name=="deploy") | .source')" "db shadows shared"
 assert_eq number "$(json_get "$RUN_OUT" '.results[] | select(.name=="deploy") | .id | type')" "db hit has an id"
-assert_eq '["name","description","source","id"]' \
+assert_eq '["name","description","source","score","id"]' \
   "$(json_get "$RUN_OUT" '.results[] | select(.name=="deploy") | keys_unsorted')" "db hit keys"
 assert_eq user "$(json_get "$RUN_OUT" '.results[] | select(.name=="feeding") | .source')" "user shadows shared"
 assert_eq "Alice's own otter feeding" \

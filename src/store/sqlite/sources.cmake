@@ -2,5 +2,6 @@
 list(APPEND SKILLRT_STORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/fts_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sqlite_connection.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scoped_ranking.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sqlite_schema.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sqlite_store.cpp)

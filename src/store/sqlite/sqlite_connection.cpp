@@ -35,6 +35,11 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Statement& Statement::bind(int index, double value) {
+  sqlite3_bind_double(m_stmt, index, value);
+  return *this;
+}
+
 Result<bool> Statement::step() {
   const int rc = sqlite3_step(m_stmt);
   if (rc == SQLITE_ROW) {

@@ -41,6 +41,7 @@ public:
   // Parameters are 1-based, as in SQL's ?1.
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, double value);
 
   // One step: true when a row is available, false when done; an error otherwise.
   Result<bool> step();
@@ -74,6 +75,8 @@ public:
   Result<Statement> prepare(const std::string& sql);
 
   std::int64_t last_insert_rowid() const;
+  // The raw handle, for registering functions (scoped_ranking.cpp).
+  sqlite3* handle() const { return m_db; }
   int changes() const;
 
   // The Error for the SQLite result code `rc` of an operation described by `what`.

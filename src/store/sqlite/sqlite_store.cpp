@@ -7,6 +7,7 @@
 #include "core/manage/content_checks.hpp"
 #include "core/tenancy/user_id.hpp"
 #include "store/sqlite/fts_query.hpp"
+#include "store/sqlite/scoped_ranking.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_schema.hpp"
 
@@ -21,11 +22,6 @@ using sqlite::Transaction;
 
 constexpr const char* k_row_columns =
     "id, user_id, name, description, content, category, version, is_active, created_at, updated_at";
-
-// bm25 column weights, in skill_search's column order (key, owner, source and
-// scope are bookkeeping and weigh nothing): a hit in the name counts most,
-// description, tags and triggers next, the body least.
-constexpr const char* k_bm25 = "bm25(skill_search, 0.0, 0.0, 0.0, 0.0, 10.0, 4.0, 4.0, 4.0, 1.0)";
 
 // The columns a query's words are looked for in (never `scope`).
 constexpr const char* k_text_columns = "{name description tags triggers body}";
@@ -315,47 +311,93 @@ public:
       return std::vector<core::SearchHit>{};
     }
     std::lock_guard lock(m_mutex);
-    auto weighed = words_with_weight(words);
+    const Scope scope = scope_of(user_id);
+    auto stats = scope_statistics(scope);
+    if (!stats) {
+      return pass(stats.error());
+    }
+    auto weighed = words_with_weight(scope, **stats, words);
     if (!weighed) {
       return pass(weighed.error());
     }
-    auto hits = top_hits(user_id, *weighed, limit);
+    auto hits = top_hits(scope, **stats, *weighed, limit);
     if (hits && weighed->size() < words.size() && hits->size() < limit) {
       // Too few rows hold a word that weighs: the rest of the window is the
       // rows holding only the dropped words (near-zero scores), as before.
-      return top_hits(user_id, words, limit);
+      return top_hits(scope, **stats, words, limit);
     }
     return hits;
   }
 
 private:
-  // Caller holds m_mutex. The best `limit` documents `user_id` may see for
-  // the OR of `words`, best first.
-  Result<std::vector<core::SearchHit>> top_hits(std::optional<std::string_view> user_id,
+  // Who a search is for, as FTS5 sees it: the scope tokens it may match and
+  // how many phrases they take at the front of the MATCH expression.
+  struct Scope {
+    std::string viewer;      // user id, "" for no user
+    std::string expression;  // scope : ("shared" [OR "u…"])
+    int phrases = 1;
+  };
+
+  static Scope scope_of(std::optional<std::string_view> user_id) {
+    Scope scope;
+    scope.expression = "scope : (\"shared\"";
+    if (user_id) {
+      scope.viewer = std::string(*user_id);
+      scope.expression += " OR \"" + scope_token(*user_id) + "\"";
+      scope.phrases = 2;
+    }
+    scope.expression += ")";
+    return scope;
+  }
+
+  // What the ranking of one scope needs, counted over that scope's documents
+  // only (see scoped_ranking.hpp for why), kept between searches.
+  struct ScopeStatistics {
+    std::int64_t documents = 0;
+    double average_length = 0;  // tokens in the text columns
+    std::unordered_map<std::string, std::int64_t> of_word;  // document frequency
+  };
+
+  // Caller holds m_mutex. The best `limit` documents of `scope` for the OR of
+  // `words`, best first, ranked by bm25 over the scope's documents.
+  Result<std::vector<core::SearchHit>> top_hits(const Scope& scope, ScopeStatistics& stats,
                                                 const std::vector<std::string>& words, std::size_t limit) {
     auto match = fts5_match_expression(words);
     if (!match) {
       return pass(match.error());
     }
-    std::vector<core::SearchHit> hits;
-    // Who may see what is decided inside the index (the scope token), so the
-    // engine never reads a stored row it will not return; only the best
-    // `limit` rows are then read for their columns.
-    std::string scoped = "scope : (\"shared\"";
-    if (user_id) {
-      scoped += " OR \"" + scope_token(*user_id) + "\"";
+    std::vector<std::int64_t> frequencies;
+    for (const std::string& word : words) {
+      auto df = doc_frequency(scope, stats, word);
+      if (!df) {
+        return pass(df.error());
+      }
+      frequencies.push_back(*df);
     }
-    scoped += std::string(") AND ") + k_text_columns + " : (" + *match + ")";
-    auto q = m_conn->prepare(std::string("SELECT s.key, s.owner, s.source, s.name, s.description, top.rank FROM "
-                                         "(SELECT rowid AS id, ") +
-                             k_bm25 +
-                             " AS rank FROM skill_search WHERE skill_search MATCH ?1 ORDER BY rank, rowid LIMIT ?2)"
-                             " AS top JOIN skill_search AS s ON s.rowid = top.id ORDER BY top.rank, top.id");
+    // Parameters: ?1 MATCH, ?2 LIMIT, ?3 first word phrase, ?4 N, ?5 average
+    // length, ?6… one document frequency per word. The text depends only on
+    // the number of words, so the statement cache stays small.
+    std::string rank = "skillrt_bm25(skill_search, ?3, ?4, ?5";
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      rank += ", ?" + std::to_string(6 + i);
+    }
+    rank += ")";
+    auto q = m_conn->prepare(
+        "SELECT s.key, s.owner, s.source, s.name, s.description, top.rank FROM (SELECT rowid AS id, " + rank +
+        " AS rank FROM skill_search WHERE skill_search MATCH ?1 ORDER BY rank, rowid LIMIT ?2)"
+        " AS top JOIN skill_search AS s ON s.rowid = top.id ORDER BY top.rank, top.id");
     if (!q) {
       return pass(q.error());
     }
-    q->bind(1, scoped).bind(2, static_cast<std::int64_t>(limit));
-    const std::string_view viewer = user_id ? *user_id : std::string_view();
+    q->bind(1, scope.expression + " AND " + k_text_columns + " : (" + *match + ")")
+        .bind(2, static_cast<std::int64_t>(limit))
+        .bind(3, static_cast<std::int64_t>(scope.phrases))
+        .bind(4, stats.documents)
+        .bind(5, stats.average_length);
+    for (std::size_t i = 0; i < frequencies.size(); ++i) {
+      q->bind(static_cast<int>(6 + i), frequencies[i]);
+    }
+    std::vector<core::SearchHit> hits;
     while (true) {
       auto more = q->step();
       if (!more) {
@@ -367,38 +409,36 @@ private:
       core::SearchHit hit;
       hit.key = q->text(0);
       hit.owner = q->text(1);
-      if (!hit.owner.empty() && hit.owner != viewer) {
+      if (!hit.owner.empty() && hit.owner != scope.viewer) {
         return fail(ErrorCode::internal, "sqlite: the search index returned another user's document");
       }
       hit.source = q->text(2);
       hit.name = q->text(3);
       hit.description = q->text(4);
-      hit.score = -q->real(5); // bm25 is negative, more negative = better
+      hit.score = -q->real(5); // the rank is minus the score, like bm25()
       hits.push_back(std::move(hit));
     }
     return hits;
   }
 
   // Caller holds m_mutex. `words` without those bm25 gives no weight: a word
-  // held by at least half of all documents gets FTS5's floor IDF (1e-6), so
-  // it cannot change which rows come first, it only makes the engine score
+  // held by at least half of the scope's documents gets the floor IDF (1e-6),
+  // so it cannot change which rows come first, it only makes the engine score
   // every row holding it (tens of ms at 50k documents). All are kept when
   // none would be left.
-  Result<std::vector<std::string>> words_with_weight(const std::vector<std::string>& words) {
+  Result<std::vector<std::string>> words_with_weight(const Scope& scope, ScopeStatistics& stats,
+                                                     const std::vector<std::string>& words) {
     if (words.size() < 2) {
       return words;
     }
-    if (auto fresh = refresh_doc_frequencies(); !fresh) {
-      return pass(fresh.error());
-    }
     std::vector<std::string> kept;
     for (const std::string& word : words) {
-      auto df = doc_frequency(word);
+      auto df = doc_frequency(scope, stats, word);
       if (!df) {
         return pass(df.error());
       }
       // bm25 IDF = ln((N - df + 0.5) / (df + 0.5)), floored when <= 0.
-      if (*df * 2 < m_doc_freq.documents) {
+      if (*df * 2 < stats.documents) {
         kept.push_back(word);
       }
     }
@@ -408,10 +448,10 @@ private:
     return kept;
   }
 
-  // Caller holds m_mutex. Forgets the cached document frequencies when the
-  // index may have changed since they were counted: this connection's writes
+  // Caller holds m_mutex. The statistics of `scope`, counted when the index
+  // may have changed since they were last counted: this connection's writes
   // move total_changes(), another connection's commits move data_version.
-  Result<void> refresh_doc_frequencies() {
+  Result<ScopeStatistics*> scope_statistics(const Scope& scope) {
     auto q = m_conn->prepare("SELECT total_changes(), data_version FROM pragma_data_version");
     if (!q) {
       return pass(q.error());
@@ -425,30 +465,46 @@ private:
     }
     const std::int64_t changes = q->integer(0);
     const std::int64_t version = q->integer(1);
-    if (changes == m_doc_freq.changes && version == m_doc_freq.data_version &&
-        m_doc_freq.of_word.size() < k_max_cached_words) {
-      return {};
+    if (changes != m_statistics.changes || version != m_statistics.data_version ||
+        m_statistics.of_scope.size() >= k_max_cached_scopes) {
+      m_statistics.of_scope.clear();
+      m_statistics.changes = changes;
+      m_statistics.data_version = version;
     }
-    auto count = m_conn->prepare("SELECT count(*) FROM search_docs"); // one row per indexed document
-    if (!count) {
-      return pass(count.error());
+    auto found = m_statistics.of_scope.find(scope.expression);
+    if (found != m_statistics.of_scope.end()) {
+      if (found->second.of_word.size() >= k_max_cached_words) {
+        found->second.of_word.clear();
+      }
+      return &found->second;
     }
-    auto counted = count->step();
-    if (!counted) {
-      return pass(counted.error());
+    // Row by row: FTS5 refuses an auxiliary function inside an aggregate.
+    auto lengths = m_conn->prepare("SELECT skillrt_text_length(skill_search) FROM skill_search WHERE skill_search MATCH ?1");
+    if (!lengths) {
+      return pass(lengths.error());
     }
-    m_doc_freq.of_word.clear();
-    m_doc_freq.documents = *counted ? count->integer(0) : 0;
-    m_doc_freq.changes = changes;
-    m_doc_freq.data_version = version;
-    return {};
+    lengths->bind(1, scope.expression);
+    ScopeStatistics stats;
+    double total_length = 0;
+    while (true) {
+      auto more = lengths->step();
+      if (!more) {
+        return pass(more.error());
+      }
+      if (!*more) {
+        break;
+      }
+      ++stats.documents;
+      total_length += lengths->real(0);
+    }
+    stats.average_length = stats.documents > 0 ? total_length / static_cast<double>(stats.documents) : 0;
+    return &m_statistics.of_scope.emplace(scope.expression, std::move(stats)).first->second;
   }
 
-  // Caller holds m_mutex (and has called refresh_doc_frequencies). How many
-  // documents hold `word` in a text column: the same count bm25 takes its
-  // IDF from (stemmed like the query, the scope column left out).
-  Result<std::int64_t> doc_frequency(const std::string& word) {
-    if (auto it = m_doc_freq.of_word.find(word); it != m_doc_freq.of_word.end()) {
+  // Caller holds m_mutex. How many documents of `scope` hold `word` in a text
+  // column (stemmed like the query).
+  Result<std::int64_t> doc_frequency(const Scope& scope, ScopeStatistics& stats, const std::string& word) {
+    if (auto it = stats.of_word.find(word); it != stats.of_word.end()) {
       return it->second;
     }
     auto match = fts5_match_expression(std::vector<std::string>{word});
@@ -459,13 +515,13 @@ private:
     if (!q) {
       return pass(q.error());
     }
-    q->bind(1, std::string(k_text_columns) + " : (" + *match + ")");
+    q->bind(1, scope.expression + " AND " + k_text_columns + " : (" + *match + ")");
     auto row = q->step();
     if (!row) {
       return pass(row.error());
     }
     const std::int64_t df = *row ? q->integer(0) : 0;
-    m_doc_freq.of_word.emplace(word, df);
+    stats.of_word.emplace(word, df);
     return df;
   }
 
@@ -548,19 +604,20 @@ private:
     return ins_fts->run();
   }
 
-  // Document frequencies of query words, kept between searches (counting a
-  // word held by most documents reads its whole posting list, ~25 ms at 50k).
-  struct DocFrequencies {
+  // Ranking statistics per scope, kept between searches (counting a word held
+  // by most documents reads its whole posting list, ~25 ms at 50k); all are
+  // dropped when the index may have changed.
+  struct Statistics {
     std::int64_t changes = -1;      // total_changes() when counted
     std::int64_t data_version = -1; // PRAGMA data_version when counted
-    std::int64_t documents = 0;     // rows in the index
-    std::unordered_map<std::string, std::int64_t> of_word;
+    std::unordered_map<std::string, ScopeStatistics> of_scope;
   };
-  static constexpr std::size_t k_max_cached_words = 4096; // bounds a long-lived server's cache
+  static constexpr std::size_t k_max_cached_words = 4096; // per scope: bounds a long-lived server's cache
+  static constexpr std::size_t k_max_cached_scopes = 256;
 
   std::mutex m_mutex; // one connection, many threads: one transaction at a time
   std::unique_ptr<Connection> m_conn;
-  DocFrequencies m_doc_freq; // guarded by m_mutex
+  Statistics m_statistics; // guarded by m_mutex
 };
 
 } // namespace
@@ -572,6 +629,9 @@ Result<std::unique_ptr<core::SkillStore>> open_sqlite_store(const fs::path& path
   }
   if (auto migrated = sqlite::migrate(**conn); !migrated) {
     return pass(migrated.error());
+  }
+  if (auto ranking = sqlite::register_scoped_ranking(**conn); !ranking) {
+    return pass(ranking.error());
   }
   return std::unique_ptr<core::SkillStore>(std::make_unique<SqliteStore>(std::move(*conn)));
 }

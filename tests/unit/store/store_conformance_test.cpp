@@ -517,6 +517,29 @@ TEST_P(StoreConformance, OpenStoreDispatchesToTheBackend) {
   EXPECT_STREQ((*opened)->backend(), env->backend());
 }
 
+// Another user's documents must not move a user's ranking: no score and no
+// order may depend on words in skills the caller cannot see (else a search
+// tells whether someone else's private skill holds a word).
+TEST_P(StoreConformance, OtherUsersDocumentsDoNotMoveTheRanking) {
+  ASSERT_TRUE(store->create_skill("alice", new_skill("quartz-notes", "Quartz marker once. Zebra zebra zebra.")));
+  ASSERT_TRUE(store->create_skill("alice", new_skill("zebra-guide", "Zebra care. Quartz quartz quartz quartz.")));
+  ASSERT_TRUE(store->create_skill("alice", new_skill("plain-one", "Nothing to see here.")));
+  auto before = store->search(std::string_view("alice"), "quartz zebra", 10);
+  ASSERT_TRUE(before) << before.error().message;
+  ASSERT_EQ(before->size(), 2U);
+
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_TRUE(store->create_skill("bob", new_skill("bob-" + std::to_string(i), "Quartz everywhere, quartz again.")));
+  }
+  auto after = store->search(std::string_view("alice"), "quartz zebra", 10);
+  ASSERT_TRUE(after) << after.error().message;
+  ASSERT_EQ(after->size(), before->size());
+  for (std::size_t i = 0; i < before->size(); ++i) {
+    EXPECT_EQ((*after)[i].key, (*before)[i].key) << "rank " << i;
+    EXPECT_NEAR((*after)[i].score, (*before)[i].score, 1e-9) << "rank " << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, StoreConformance, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
