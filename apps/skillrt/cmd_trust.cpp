@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "core/discovery/roots.hpp"
+#include "core/tenancy/permissions.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -21,6 +22,13 @@ class TrustCommand final : public Command {
     sub.add_option("dir", m_dir, "Project directory (default: the git root of the working directory)");
   }
   Outcome run(const Invocation& inv) override {
+    // The trusted projects are global config that decides which skills every
+    // user sees, so with a user only the owner org may change them.
+    if (inv.ctx.user_id) {
+      if (auto allowed = core::check_permission(inv.ctx, core::Operation::update, core::Layer::shared); !allowed) {
+        return finish(inv, failure(allowed.error().message));
+      }
+    }
     std::optional<fs::path> root;
     if (!m_dir.empty()) {
       std::error_code ec;

@@ -114,3 +114,21 @@ run_skillrt --home "$home" --user alice --json delete notes
 assert_exit 0
 [[ ! -e "$home/users/alice/skills/personal" ]] || fail "delete left the category folder"
 [[ -d "$home/users/alice/skills" ]] || fail "delete removed the user's skills root"
+
+# --- trust/untrust edit global config: with a user, owner org only ---------------
+project="$E2E_TMP/project"
+mkdir -p "$project/.git"
+for verb in trust untrust; do
+  run_skillrt --home "$home" --user bob --org acme --json "$verb" "$project"
+  assert_exit 1
+  assert_json_object
+  assert_eq false "$(json_get "$RUN_OUT" '.success')" "success of $verb by another org"
+  assert_eq "$refusal" "$(json_get "$RUN_OUT" '.error')" "error of $verb by another org"
+done
+assert_not_contains "$(cat "$home/config.yaml" 2>/dev/null)" "$project" "config after refused trust"
+run_skillrt --home "$home" --user root --org 0 --json trust "$project"
+assert_exit 0
+assert_eq true "$(json_get "$RUN_OUT" '.trusted')" "owner-org trust"
+run_skillrt --home "$home" --json untrust "$project"
+assert_exit 0
+assert_eq true "$(json_get "$RUN_OUT" '.changed')" "single-user untrust"

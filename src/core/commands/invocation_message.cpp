@@ -138,7 +138,10 @@ Result<LoadedSkill> load_skill_for_command(const Context& ctx, const Config& cfg
   skill.name = command.name;
   skill.skill_dir = command.skill_dir;
   const std::filesystem::path dir(command.skill_dir);
-  skill.content = preprocess_skill_content(text, dir, dir, ctx, cfg.skills);
+  // Without its catalog record the tier is unknown: treat it as the user's
+  // own, so no inline shell runs for it in multi-user mode.
+  const Tier tier = command.record != nullptr ? command.record->tier : Tier::user;
+  skill.content = preprocess_skill_content(text, dir, dir, ctx, cfg.skills, tier);
   const Readiness readiness = evaluate_readiness(parsed.fields, ctx);
   if (readiness.setup_skipped) {
     skill.setup_note = "Required environment setup was skipped; the skill may not work until it is configured.";

@@ -59,10 +59,15 @@ std::string expand_inline_shell(std::string_view content, const std::filesystem:
 
 std::string preprocess_skill_content(std::string_view content, const std::optional<std::filesystem::path>& skill_dir,
                                      const std::filesystem::path& shell_cwd, const Context& ctx,
-                                     const SkillsConfig& cfg) {
+                                     const SkillsConfig& cfg, Tier tier) {
   std::string text =
       cfg.template_vars ? substitute_template_vars(content, skill_dir, ctx.session_id) : std::string(content);
-  if (cfg.inline_shell) {
+  // A user's own skill never runs shell: every user runs as the same OS
+  // account, so its snippets could read other users' homes. They stay
+  // unexpanded, exactly as with inline shell off; shared skills (written by
+  // the owner org) still run.
+  const bool may_run_shell = !ctx.user_id || tier_layer(tier) == Layer::shared;
+  if (cfg.inline_shell && may_run_shell) {
     if (ctx.user_id) {
       // Run for a user, commands work in that user's own tmp/ (issue 3/5), so
       // whatever they leave behind stays in the user's home. When the home

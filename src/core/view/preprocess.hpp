@@ -9,6 +9,7 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/discovery/roots.hpp"
 
 namespace skillrt::core {
 
@@ -25,9 +26,12 @@ std::string expand_inline_shell(std::string_view content, const std::filesystem:
 // Applies both steps as cfg enables them (template_vars default on, inline_shell
 // default off). Inline shell runs in skill_dir, else in shell_cwd; with a user
 // in ctx it runs in that user's HOME/users/<uid>/tmp instead (not at all when
-// that folder cannot be made safely).
+// that folder cannot be made safely). `tier` is the skill's tier: with a user
+// in ctx, only shared-layer skills (written by the owner org) may run shell;
+// a user's own skill (Tier::user) keeps its snippets unexpanded, because every
+// user runs as the same OS account and a snippet could read other users' homes.
 std::string preprocess_skill_content(std::string_view content, const std::optional<std::filesystem::path>& skill_dir,
                                      const std::filesystem::path& shell_cwd, const Context& ctx,
-                                     const SkillsConfig& cfg);
+                                     const SkillsConfig& cfg, Tier tier);
 
 } // namespace skillrt::core

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string_view>
 #include <system_error>
 
 #include "core/view/dotenv.hpp"
@@ -142,6 +143,25 @@ std::vector<RawEntry> raw_entries(const YamlNode& fm) {
   return entries;
 }
 
+// True when the first real component of `rel` (after "" and "." ones) is
+// `users`: HOME/users holds every user's private home, so a credential path
+// into it would let one user's skill probe another user's files.
+bool starts_in_users_dir(std::string_view rel) {
+  std::size_t begin = 0;
+  while (begin <= rel.size()) {
+    std::size_t end = rel.find_first_of("/\\", begin);
+    if (end == std::string_view::npos) {
+      end = rel.size();
+    }
+    const std::string_view part = rel.substr(begin, end - begin);
+    if (!part.empty() && part != ".") {
+      return part == "users";
+    }
+    begin = end + 1;
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<EnvRequirement> required_environment_variables(const YamlNode& frontmatter) {
@@ -200,9 +220,10 @@ Readiness evaluate_readiness(const YamlNode& frontmatter, const Context& ctx) {
         continue;
       }
       // Only files inside the home can be registered for a sandbox; anything
-      // that would leave it counts as missing rather than being probed.
+      // that would leave it, or reach into the per-user homes, counts as
+      // missing rather than being probed.
       bool exists = false;
-      if (!is_absolute_or_drive(rel) && !has_traversal_component(rel)) {
+      if (!is_absolute_or_drive(rel) && !has_traversal_component(rel) && !starts_in_users_dir(rel)) {
         std::error_code ec;
         exists = std::filesystem::exists(ctx.home / rel, ec) && !ec;
       }

@@ -183,7 +183,8 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
     doc.linked_files = collect_linked_files(*skill.skill_dir);
   }
   doc.readiness = evaluate_readiness(fm, ctx);
-  doc.content = preprocess_skill_content(content, skill.skill_dir, skill.skill_md.parent_path(), ctx, cfg.skills);
+  doc.content = preprocess_skill_content(content, skill.skill_dir, skill.skill_md.parent_path(), ctx, cfg.skills,
+                                         skill.tier);
   doc.source_path = skill.skill_md;
   if (const YamlNode* compat = fm.get("compatibility"); compat != nullptr && compat->truthy()) {
     doc.compatibility = *compat;

@@ -223,10 +223,29 @@ TEST_F(Layers, InlineShellRunsInTheUsersTmp) {
   core::SkillsConfig skills;
   skills.inline_shell = true;
   const auto alice = ctx("alice");
-  const std::string out = core::preprocess_skill_content("cwd: !`pwd`", home() / "skills" / "x", home(), alice, skills);
+  const std::string out = core::preprocess_skill_content("cwd: !`pwd`", home() / "skills" / "x", home(), alice, skills,
+                                                          core::Tier::local);
   EXPECT_EQ(out, "cwd: " + fs::canonical(home() / "users" / "alice" / "tmp").string());
-  const std::string single = core::preprocess_skill_content("cwd: !`pwd`", m_tree.path(), home(), ctx(), skills);
+  const std::string single =
+      core::preprocess_skill_content("cwd: !`pwd`", m_tree.path(), home(), ctx(), skills, core::Tier::local);
   EXPECT_EQ(single, "cwd: " + m_tree.path().string());
+}
+
+// Every user runs as the same OS account, so a user's own skill must not run
+// shell: its snippet could read another user's home.
+TEST_F(Layers, InlineShellNeverRunsForAUsersOwnSkill) {
+  core::SkillsConfig skills;
+  skills.inline_shell = true;
+  const fs::path own = home() / "users" / "alice" / "skills" / "x";
+  const std::string text = "peek: !`cat ../../bob/memory.json` !`pwd`";
+  EXPECT_EQ(core::preprocess_skill_content(text, own, home(), ctx("alice"), skills, core::Tier::user), text);
+  // Template variables are still filled in for it.
+  EXPECT_EQ(core::preprocess_skill_content("${HERMES_SKILL_DIR}", own, home(), ctx("alice"), skills, core::Tier::user),
+            own.string());
+  // Shared tiers still run for the same user.
+  for (const core::Tier shared : {core::Tier::project, core::Tier::local, core::Tier::external}) {
+    EXPECT_EQ(core::preprocess_skill_content("!`echo ran`", own, home(), ctx("alice"), skills, shared), "ran");
+  }
 }
 
 }  // namespace

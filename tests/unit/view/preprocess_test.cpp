@@ -32,16 +32,16 @@ TEST(TemplateVars, ConfigSwitchesThemOff) {
   ctx.session_id = "abc";
   SkillsConfig cfg;
   cfg.template_vars = false;
-  EXPECT_EQ(preprocess_skill_content("${HERMES_SESSION_ID}", std::nullopt, "/", ctx, cfg), "${HERMES_SESSION_ID}");
+  EXPECT_EQ(preprocess_skill_content("${HERMES_SESSION_ID}", std::nullopt, "/", ctx, cfg, Tier::local), "${HERMES_SESSION_ID}");
   cfg.template_vars = true;
-  EXPECT_EQ(preprocess_skill_content("${HERMES_SESSION_ID}", std::nullopt, "/", ctx, cfg), "abc");
+  EXPECT_EQ(preprocess_skill_content("${HERMES_SESSION_ID}", std::nullopt, "/", ctx, cfg, Tier::local), "abc");
 }
 
 TEST(InlineShell, OffByDefaultLeavesSnippetsAlone) {
   Context ctx;
   SkillsConfig cfg;
   EXPECT_FALSE(cfg.inline_shell);
-  EXPECT_EQ(preprocess_skill_content("x !`echo hi` y", std::nullopt, "/", ctx, cfg), "x !`echo hi` y");
+  EXPECT_EQ(preprocess_skill_content("x !`echo hi` y", std::nullopt, "/", ctx, cfg, Tier::local), "x !`echo hi` y");
 }
 
 TEST(InlineShell, ReplacesSnippetWithOutputRunInSkillDir) {
@@ -49,7 +49,7 @@ TEST(InlineShell, ReplacesSnippetWithOutputRunInSkillDir) {
   Context ctx;
   SkillsConfig cfg;
   cfg.inline_shell = true;
-  const std::string out = preprocess_skill_content("a !`pwd` b !`printf 'x\\n\\n'` c", tree.path(), "/", ctx, cfg);
+  const std::string out = preprocess_skill_content("a !`pwd` b !`printf 'x\\n\\n'` c", tree.path(), "/", ctx, cfg, Tier::local);
   EXPECT_EQ(out, "a " + tree.path().string() + " b x c");
 }
 

@@ -143,5 +143,23 @@ TEST(Readiness, CredentialFilesRelativeToHome) {
       "Setup needed before using this skill: missing file creds/missing.json, file /etc/passwd, file ../outside.");
 }
 
+// HOME/users holds every user's private home: a skill must not learn whether a
+// file exists there, whoever runs it.
+TEST(Readiness, CredentialFilesNeverProbeTheUsersHomes) {
+  test::TempTree tree;
+  tree.write("users/bob/memory.json", "{}");
+  tree.write("usersx/present.json", "{}");
+  for (const std::optional<std::string>& user : {std::optional<std::string>{}, std::optional<std::string>{"alice"}}) {
+    Context ctx = context_with(tree.path(), {});
+    ctx.user_id = user;
+    const auto ready = evaluate_readiness(
+        fm("required_credential_files: [users/bob/memory.json, ./users/bob/memory.json, .//users, "
+           "users, usersx/present.json]\n"),
+        ctx);
+    EXPECT_EQ(ready.missing_credential_files,
+              (std::vector<std::string>{"users/bob/memory.json", "./users/bob/memory.json", ".//users", "users"}));
+  }
+}
+
 } // namespace
 } // namespace skillrt::core
