@@ -80,3 +80,28 @@ run_skillrt --home "$home" --user bob --json list
 assert_not_contains "$RUN_OUT" "alice-tool" "bob's listing with a hostile external_dirs"
 run_skillrt --home "$home" --json list
 assert_not_contains "$RUN_OUT" "alice-tool" "single-user listing with a hostile external_dirs"
+
+# Nor is one that contains HOME/users (HOME itself), nor a symlink into it:
+# the walk of every shared root prunes HOME/users.
+for external in "$home" "$home/."; do
+  printf 'skills:\n  external_dirs: ["%s"]\n' "$external" >"$home/config.yaml"
+  run_skillrt --home "$home" --user bob --json list
+  assert_exit 0
+  assert_eq '["bob-tool@user","deploy@shared","lint@shared"]' \
+    "$(json_get "$RUN_OUT" '[.skills[] | .name + "@" + .source] | sort')" "bob's listing with external_dirs [$external]"
+  for name in alice-tool users/alice/skills/tools/alice-tool; do
+    run_skillrt --home "$home" --user bob --json view "$name"
+    assert_exit 1
+    assert_not_contains "$RUN_OUT" "Alice" "bob's view of $name with external_dirs [$external]"
+  done
+done
+rm -f "$home/config.yaml"
+ln -s "$home/users/alice/skills" "$home/skills/link"
+run_skillrt --home "$home" --user bob --json list
+assert_not_contains "$RUN_OUT" "alice-tool" "bob's listing with a symlink into HOME/users"
+run_skillrt --home "$home" --user bob --json view link/tools/alice-tool
+assert_exit 1
+assert_not_contains "$RUN_OUT" "Alice" "bob's view through a symlink into HOME/users"
+run_skillrt --home "$home" --user bob --json doctor
+assert_contains "$RUN_OUT" "per_user_dir" "doctor reports the pruned symlink"
+rm "$home/skills/link"

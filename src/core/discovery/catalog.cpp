@@ -186,6 +186,9 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   for (const Root& root : roots) {
     WalkLimits limits = default_walk_limits();
     limits.find_decoys = options.find_decoys;
+    if (catalog.roots.users_dir && root.tier != Tier::user) {
+      limits.per_user_dirs.push_back(catalog.roots.users_dir->native());
+    }
     walks.push_back(walk_root_text(root.path.native(), limits, options.collect_legacy));
     total += walks.back().skill_files.size();
   }

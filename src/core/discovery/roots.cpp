@@ -231,6 +231,7 @@ RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg) {
   const std::optional<fs::path> local = existing_dir(ctx.skills_dir());
   const fs::path local_key = local ? *local : resolved(ctx.skills_dir());
   const fs::path users_key = resolved(ctx.home / "users");
+  set.users_dir = existing_dir(ctx.home / "users");
 
   set.project_root = find_project_root(ctx);
   if (set.project_root && cfg.project_discovery) {
@@ -291,6 +292,10 @@ RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg) {
     set.roots.push_back(Root{std::move(*dir), Tier::external});
   }
   return set;
+}
+
+bool in_per_user_dirs(const RootSet& set, const fs::path& path) {
+  return set.users_dir && is_within(resolved(path), *set.users_dir);
 }
 
 }  // namespace skillrt::core

@@ -43,6 +43,10 @@ struct RootSet {
   std::vector<std::pair<std::string, std::string>> dropped_external;
   // Why the user's own root is missing although ctx has a user ("" = it is there or there is no user).
   std::string user_root_error;
+  // Canonical HOME/users when it exists: the walk of every shared-layer root
+  // prunes it, so a root that contains it (external_dirs: [HOME]) or a
+  // symlink into it never exposes one user's skills to everyone.
+  std::optional<std::filesystem::path> users_dir;
   // A user is in the context: skills are named by layer ("user"/"shared")
   // rather than by tier in listings.
   bool layered = false;
@@ -66,5 +70,9 @@ std::filesystem::path project_identity(const std::filesystem::path& root);
 // (tenancy/user_home.hpp) and leads the list; a failure to create it (e.g. a
 // planted symlink) leaves it out and is recorded in `user_root_error`.
 RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg);
+
+// True when `path` (resolved, symlinks followed) is set.users_dir or below it:
+// such a path never belongs to a shared-layer root.
+bool in_per_user_dirs(const RootSet& set, const std::filesystem::path& path);
 
 }  // namespace skillrt::core

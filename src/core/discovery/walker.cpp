@@ -10,9 +10,11 @@
 #include <array>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -178,6 +180,11 @@ class Walker {
  public:
   Walker(const std::string& root, const WalkLimits& limits, bool collect_legacy)
       : m_limits(limits), m_collect_legacy(collect_legacy), m_path(root) {
+    for (const std::string& dir : m_limits.per_user_dirs) {
+      if (std::optional<DirIdentity> id = dir_identity(dir)) {
+        m_per_user_ids.push_back(*id);
+      }
+    }
     // "/" becomes "": children are then "/name", not "//name".
     while (!m_path.empty() && m_path.back() == '/') {
       m_path.pop_back();
@@ -193,7 +200,10 @@ class Walker {
            "cannot open the root: " + errno_text(err));
       return finish();
     }
-    m_trust_dirent_ino = dirent_ino_is_st_ino(fd);
+    // readdir reports a mount point's covered inode, so an excluded directory
+    // that is a mount point (HOME/users on its own volume) would slip past the
+    // identity check: with exclusions, every directory is fstat'ed.
+    m_trust_dirent_ino = m_limits.per_user_dirs.empty() && dirent_ino_is_st_ino(fd);
     if (!enter(fd, 0, std::nullopt)) {
       return finish();
     }
@@ -313,16 +323,46 @@ class Walker {
     if (ino != 0 && m_trust_dirent_ino) {
       known = DirId{parent.id.dev, ino};
     }
-    if (!enter(fd, depth + 1, known)) {
+    // ino 0: a symlink (or an entry of unknown type) that may lead anywhere.
+    if (!enter(fd, depth + 1, known, ino == 0)) {
       return false;
     }
     m_frames[depth + 1].is_org_dir = org_dir;
     return true;
   }
 
+  // The directory open on fd lies below one of m_limits.per_user_dirs. Asks
+  // the kernel for the path of the open directory (no race with a symlink
+  // swapped after the check); falls back to realpath without /proc.
+  bool resolves_into_per_user_dir(int fd) const {
+    if (m_limits.per_user_dirs.empty()) {
+      return false;
+    }
+    std::string resolved;
+    std::array<char, 4096> buffer{};
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+    ssize_t got = ::readlink(proc.c_str(), buffer.data(), buffer.size() - 1);
+    if (got > 0) {
+      resolved.assign(buffer.data(), static_cast<std::size_t>(got));
+    } else if (char* real = ::realpath(m_path.c_str(), nullptr)) {
+      resolved = real;
+      std::free(real);
+    } else {
+      return false;
+    }
+    for (const std::string& dir : m_limits.per_user_dirs) {
+      if (resolved.size() >= dir.size() && resolved.compare(0, dir.size(), dir) == 0 &&
+          (resolved.size() == dir.size() || resolved[dir.size()] == '/' || dir == "/")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Registers the directory open on fd as frame `depth` and reads it. Takes
-  // ownership of fd. False when it is not entered (cycle, I/O error).
-  bool enter(int fd, std::size_t depth, std::optional<DirId> known) {
+  // ownership of fd. False when it is not entered (cycle, per-user dir, I/O
+  // error). `maybe_link`: reached through a symlink or an entry of unknown type.
+  bool enter(int fd, std::size_t depth, std::optional<DirId> known, bool maybe_link = false) {
     DirId id{};
     if (known) {
       id = *known;
@@ -335,6 +375,14 @@ class Walker {
         return false;
       }
       id = DirId{st.st_dev, st.st_ino};
+    }
+    const DirIdentity identity{static_cast<std::uint64_t>(id.dev), static_cast<std::uint64_t>(id.ino)};
+    if (std::find(m_per_user_ids.begin(), m_per_user_ids.end(), identity) != m_per_user_ids.end() ||
+        (maybe_link && resolves_into_per_user_dir(fd))) {
+      ::close(fd);
+      skip(m_path.empty() ? std::string("/") : m_path, SkipReason::per_user_dir,
+           "the per-user homes (HOME/users): never part of the shared layer");
+      return false;
     }
     if (!m_visited.insert(id)) {
       ::close(fd);
@@ -479,6 +527,7 @@ class Walker {
   std::string m_path;
   std::deque<Frame> m_frames;  // a deque: growing it keeps references to outer frames valid
   DirIdSet m_visited;
+  std::vector<DirIdentity> m_per_user_ids;
   std::string m_active_org;
   bool m_stopped = false;
   bool m_trust_dirent_ino = false;
@@ -511,8 +560,18 @@ const char* skip_reason_name(SkipReason reason) {
       return "too_large";
     case SkipReason::special_file:
       return "special_file";
+    case SkipReason::per_user_dir:
+      return "per_user_dir";
   }
   return "unknown";
+}
+
+std::optional<DirIdentity> dir_identity(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return std::nullopt;
+  }
+  return DirIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
 }
 
 WalkLimits default_walk_limits() { return WalkLimits{limits::k_max_walk_depth, limits::k_max_walk_dirs_per_root}; }

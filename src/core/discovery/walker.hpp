@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +25,7 @@ enum class SkipReason : unsigned char {
   bad_frontmatter,   // frontmatter could not be parsed strictly (reported by the catalog)
   too_large,         // frontmatter or file over a limit (reported by the catalog)
   special_file,      // a FIFO, socket or device named SKILL.md
+  per_user_dir,      // HOME/users reached from a shared-layer root (directly or through a symlink): never shared
 };
 const char* skip_reason_name(SkipReason reason);  // stable snake_case id
 
@@ -32,12 +35,27 @@ struct SkippedPath {
   std::string detail;  // human explanation
 };
 
+// A directory's (device, inode): its identity whatever path reaches it.
+struct DirIdentity {
+  std::uint64_t dev = 0;
+  std::uint64_t ino = 0;
+  bool operator==(const DirIdentity&) const = default;
+};
+// The identity of the directory `path` names (symlinks followed); nullopt when
+// it is missing or not a directory.
+std::optional<DirIdentity> dir_identity(const std::filesystem::path& path);
+
 struct WalkLimits {
   std::size_t max_depth;
   std::size_t max_dirs;
   // Search pruned support dirs for decoy SKILL.md files and report each one
   // (doctor). Off for listing: it costs a walk of every support dir.
   bool find_decoys = false;
+  // Canonical directories never entered (shared roots get HOME/users, so
+  // per-user skills stay private): a directory with the identity of one is
+  // pruned however it is reached, and so is a symlinked directory resolving
+  // below one. Each is reported as a SkipReason::per_user_dir skip.
+  std::vector<std::string> per_user_dirs = {};
 };
 WalkLimits default_walk_limits();
 

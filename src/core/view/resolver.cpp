@@ -94,6 +94,11 @@ std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std:
         direct = direct.parent_path(); // "foo/" names the directory foo
       }
       const fs::path flat = with_md_suffix(direct);
+      // A name like users/<uid>/skills/x must not reach another user's skill
+      // through a shared root that contains HOME/users (the walk prunes it too).
+      if (root.tier != Tier::user && (in_per_user_dirs(catalog.roots, direct) || in_per_user_dirs(catalog.roots, flat))) {
+        continue;
+      }
       if (!is_skill_support_path(direct, root.path) && is_dir(direct) && is_file(direct / "SKILL.md")) {
         candidates.add({direct / "SKILL.md", direct, record_at(catalog, direct / "SKILL.md"), root.tier, root.path});
       } else if (is_file(flat) && flat.filename() != "SKILL.md" && !is_skill_support_path(flat, root.path)) {
