@@ -108,7 +108,7 @@ private:
       if (auto ok = parse_value(value, depth); !ok) {
         return ok;
       }
-      out.members.emplace_back(std::move(key), std::move(value));
+      out.members.push_back(StateJsonMember{std::move(key), std::move(value)});
       skip_space();
       if (consume("}")) {
         return {};

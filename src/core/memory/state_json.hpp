@@ -13,6 +13,8 @@
 
 namespace skillrt::core {
 
+struct StateJsonMember;
+
 struct StateJson {
   enum class Kind : unsigned char { null, boolean, number, string, array, object };
 
@@ -20,10 +22,17 @@ struct StateJson {
   bool boolean = false;
   std::string text;                                       // a string's value, or a number's literal
   std::vector<StateJson> items;                           // array elements
-  std::vector<std::pair<std::string, StateJson>> members; // object members, in file order
+  std::vector<StateJsonMember> members;                    // object members, in file order
 
   // The member named `key` of an object; nullptr when absent (or not an object).
   const StateJson* find(std::string_view key) const;
+};
+
+// A named member of an object. A struct of its own, not a std::pair: a pair
+// may not hold a type that is still incomplete, and StateJson holds these.
+struct StateJsonMember {
+  std::string key;
+  StateJson value;
 };
 
 // Parses one JSON document: valid UTF-8 only, no duplicate keys, nesting at
