@@ -1,10 +1,13 @@
-// Picks the SkillStore adapter from a location (see open_store.hpp).
+// Picks the SkillStore / TokenStore adapter from a location (see open_store.hpp).
 #include "store/open_store.hpp"
 
 #include <system_error>
+#include <variant>
 
 #include "store/postgres/postgres_store.hpp"
+#include "store/postgres/postgres_token_store.hpp"
 #include "store/sqlite/sqlite_store.hpp"
+#include "store/sqlite/sqlite_token_store.hpp"
 
 namespace skillrt::store {
 namespace {
@@ -15,11 +18,14 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
-} // namespace
+struct PostgresUrl {
+  std::string url;
+};
 
-Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location, const core::Context& ctx) {
+// Where `location` points: a PostgreSQL URL or an SQLite file path (absolute).
+Result<std::variant<PostgresUrl, fs::path>> resolve(const std::string& location, const core::Context& ctx) {
   if (starts_with(location, "postgres://") || starts_with(location, "postgresql://")) {
-    return open_postgres_store(location);
+    return PostgresUrl{location};
   }
   std::string path_text = location;
   if (starts_with(path_text, "sqlite:")) {
@@ -35,13 +41,37 @@ Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location
     if (ec) {
       return fail(ErrorCode::io_error, "sqlite: cannot create " + ctx.home.string() + ": " + ec.message());
     }
-    return open_sqlite_store(ctx.home / "skillrt.db");
+    return ctx.home / "skillrt.db";
   }
   fs::path path(path_text);
   if (path.is_relative()) {
     path = ctx.cwd / path; // relative to where the command runs, not the process cwd
   }
-  return open_sqlite_store(path);
+  return path;
+}
+
+} // namespace
+
+Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location, const core::Context& ctx) {
+  auto where = resolve(location, ctx);
+  if (!where) {
+    return tl::unexpected(where.error());
+  }
+  if (const auto* pg = std::get_if<PostgresUrl>(&*where)) {
+    return open_postgres_store(pg->url);
+  }
+  return open_sqlite_store(std::get<fs::path>(*where));
+}
+
+Result<std::unique_ptr<core::TokenStore>> open_token_store(const std::string& location, const core::Context& ctx) {
+  auto where = resolve(location, ctx);
+  if (!where) {
+    return tl::unexpected(where.error());
+  }
+  if (const auto* pg = std::get_if<PostgresUrl>(&*where)) {
+    return open_postgres_token_store(pg->url);
+  }
+  return open_sqlite_token_store(std::get<fs::path>(*where));
 }
 
 } // namespace skillrt::store

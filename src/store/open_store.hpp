@@ -6,6 +6,7 @@
 
 #include "core/context.hpp"
 #include "core/store/skill_store.hpp"
+#include "core/store/token_store.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::store {
@@ -15,5 +16,10 @@ namespace skillrt::store {
 // HOME/skillrt.db. Opening runs the pending migrations. Errors name the
 // backend and never include a password from the URL.
 Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location, const core::Context& ctx);
+
+// The API tokens kept in the same database as `open_store(location, ctx)`
+// (same location rules, same migrations). A separate connection, so token
+// checks never wait behind a long skill write.
+Result<std::unique_ptr<core::TokenStore>> open_token_store(const std::string& location, const core::Context& ctx);
 
 }  // namespace skillrt::store

@@ -104,6 +104,13 @@ class SkillStore {
   // operators and punctuation in the query are never syntax).
   virtual Result<std::vector<SearchHit>> search(std::optional<std::string_view> user_id, std::string_view query,
                                                 std::size_t limit) = 0;
+
+  // --- change feed (issue 4/5) -------------------------------------------
+  // One opaque stamp per user with database rows (active or not), which
+  // changes whenever one of that user's rows is created, updated or deleted,
+  // also by another process. The MCP servers poll it to tell exactly the
+  // affected users' sessions that their skills changed.
+  virtual Result<std::vector<DocStamp>> user_change_stamps() = 0;
 };
 
 // Builds the search document of a SKILL.md text: name and description as

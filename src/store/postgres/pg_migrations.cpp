@@ -63,6 +63,24 @@ CREATE INDEX skill_search_document ON skill_search USING GIN (document);
 -- would tempt the planner into scanning every shared doc.
 CREATE INDEX skill_search_file_owner ON skill_search (owner, key) WHERE skill_id IS NULL;
 )sql"},
+    // 2: API tokens of the HTTP server (issue 4/5). Only a salted hash of each
+    // secret is kept; the id is the bearer's public prefix. `seq` orders tokens
+    // created in the same instant.
+    {2, R"sql(
+CREATE TABLE api_tokens (
+  id           TEXT PRIMARY KEY,
+  seq          BIGINT GENERATED ALWAYS AS IDENTITY,
+  user_id      TEXT NOT NULL,
+  org_id       TEXT NOT NULL,
+  label        TEXT NOT NULL DEFAULT '',
+  salt         TEXT NOT NULL,
+  secret_hash  TEXT NOT NULL,
+  created_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+  last_used_at TIMESTAMPTZ,
+  revoked_at   TIMESTAMPTZ
+);
+CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
+)sql"},
 };
 
 // An arbitrary constant naming "skillrt schema migration" among advisory locks.

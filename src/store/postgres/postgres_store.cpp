@@ -253,6 +253,26 @@ class PostgresStore final : public core::SkillStore {
     return stamps;
   }
 
+  Result<std::vector<core::DocStamp>> user_change_stamps() override {
+    std::lock_guard lock(m_mutex);
+    // Row count, version sum and last update together change on every
+    // create (a new row), update (version + 1) and delete (updated_at).
+    auto rows = m_conn.exec(
+        "SELECT user_id, count(*)::text || ':' || sum(version)::text || ':' || max(updated_at)::text || ':' ||"
+        " sum(CASE WHEN is_active THEN 1 ELSE 0 END)::text"
+        " FROM hermes_skills GROUP BY user_id ORDER BY user_id COLLATE \"C\"",
+        {});
+    if (!rows) {
+      return pass(rows.error());
+    }
+    std::vector<core::DocStamp> stamps;
+    stamps.reserve(static_cast<std::size_t>(rows->count()));
+    for (int row = 0; row < rows->count(); ++row) {
+      stamps.push_back(core::DocStamp{std::string(rows->text(row, 0)), std::string(rows->text(row, 1))});
+    }
+    return stamps;
+  }
+
   Result<void> sync_file_docs(const std::vector<core::SearchDoc>& docs,
                               const std::vector<std::string>& removed_keys) override {
     for (const core::SearchDoc& doc : docs) {

@@ -2,4 +2,5 @@
 list(APPEND SKILLRT_STORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/pg_connection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pg_migrations.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/postgres_store.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/postgres_store.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/postgres_token_store.cpp)

@@ -4,4 +4,5 @@ list(APPEND SKILLRT_STORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sqlite_connection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scoped_ranking.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sqlite_schema.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sqlite_store.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/sqlite_store.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sqlite_token_store.cpp)

@@ -9,7 +9,7 @@ namespace skillrt::store::sqlite {
 namespace {
 
 // Migration N is k_migrations[N - 1]. Append only: a released step never changes.
-constexpr std::array<const char*, 1> k_migrations = {
+constexpr std::array<const char*, 2> k_migrations = {
     // 1: database skills and the search index.
     R"sql(
 CREATE TABLE hermes_skills (
@@ -44,6 +44,22 @@ CREATE VIRTUAL TABLE skill_search USING fts5 (
   name, description, tags, triggers, body,
   tokenize = 'porter unicode61'
 );
+)sql",
+    // 2: API tokens of the HTTP server (issue 4/5). Only a salted hash of each
+    // secret is kept; the id is the bearer's public prefix.
+    R"sql(
+CREATE TABLE api_tokens (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL,
+  org_id       TEXT NOT NULL,
+  label        TEXT NOT NULL DEFAULT '',
+  salt         TEXT NOT NULL,
+  secret_hash  TEXT NOT NULL,
+  created_at   TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at   TEXT
+);
+CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
 )sql",
 };
 

@@ -268,6 +268,30 @@ public:
     return stamps;
   }
 
+  Result<std::vector<core::DocStamp>> user_change_stamps() override {
+    std::lock_guard lock(m_mutex);
+    // Row count, version sum and last update together change on every
+    // create (a new row), update (version + 1) and delete (updated_at).
+    auto q = m_conn->prepare(
+        "SELECT user_id, count(*) || ':' || sum(version) || ':' || max(updated_at) || ':' || sum(is_active)"
+        " FROM hermes_skills GROUP BY user_id ORDER BY user_id");
+    if (!q) {
+      return pass(q.error());
+    }
+    std::vector<core::DocStamp> stamps;
+    while (true) {
+      auto more = q->step();
+      if (!more) {
+        return pass(more.error());
+      }
+      if (!*more) {
+        break;
+      }
+      stamps.push_back(core::DocStamp{q->text(0), q->text(1)});
+    }
+    return stamps;
+  }
+
   Result<void> sync_file_docs(const std::vector<core::SearchDoc>& docs,
                               const std::vector<std::string>& removed_keys) override {
     for (const core::SearchDoc& doc : docs) {

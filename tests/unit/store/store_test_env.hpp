@@ -9,10 +9,14 @@
 #include <string>
 
 #include "core/store/skill_store.hpp"
+#include "core/store/token_store.hpp"
 #include "skillrt/result.hpp"
 #include "store/open_store.hpp"
 #include "store/postgres/postgres_store.hpp"
+#include "store/postgres/postgres_token_store.hpp"
+#include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_store.hpp"
+#include "store/sqlite/sqlite_token_store.hpp"
 #include "support/pg_test_db.hpp"
 #include "support/temp_tree.hpp"
 
@@ -32,6 +36,11 @@ public:
   virtual std::optional<std::int64_t> all_rows(const std::string& user, const std::string& name) = 0;
   // "ok" when the engine's own consistency check passes; nullopt when it has none.
   virtual std::optional<std::string> integrity() = 0;
+  // A new token store object (its own connection) on the test's database.
+  virtual Result<std::unique_ptr<core::TokenStore>> open_tokens() = 0;
+  // The first column of the first row of test-written `sql`, run directly on
+  // the database (writes allowed); nullopt on error or no row.
+  virtual std::optional<std::string> scalar(const std::string& sql) = 0;
 };
 
 class SqliteEnv final : public StoreEnv {
@@ -58,6 +67,19 @@ public:
     auto report = store::sqlite_integrity_check(path());
     return report ? *report : "error: " + report.error().message;
   }
+  Result<std::unique_ptr<core::TokenStore>> open_tokens() override { return store::open_sqlite_token_store(path()); }
+  std::optional<std::string> scalar(const std::string& sql) override {
+    auto conn = store::sqlite::Connection::open(path());
+    if (!conn)
+      return std::nullopt;
+    auto q = (*conn)->prepare(sql);
+    if (!q)
+      return std::nullopt;
+    auto row = q->step();
+    if (!row || !*row)
+      return std::nullopt;
+    return q->text(0);
+  }
   std::filesystem::path path() const { return m_tree.path() / "skillrt.db"; }
 
 private:
@@ -78,6 +100,10 @@ public:
     return count("SELECT count(*) FROM hermes_skills WHERE user_id = '" + user + "' AND name = '" + name + "'");
   }
   std::optional<std::string> integrity() override { return std::nullopt; }
+  Result<std::unique_ptr<core::TokenStore>> open_tokens() override {
+    return store::open_postgres_token_store(m_db.url());
+  }
+  std::optional<std::string> scalar(const std::string& sql) override { return m_db.scalar(sql); }
 
 private:
   // Test-written SQL with test-chosen ids ([a-z0-9-]) only.
