@@ -100,7 +100,8 @@ std::string skill_path_field(const ResolvedSkill& skill) {
                              : skill.skill_md.lexically_relative(grandparent).string();
 }
 
-ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Config& cfg, std::string_view raw_name,
+ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Config& cfg, const Catalog& catalog,
+                                                 std::string_view raw_name,
                                                  const std::optional<std::string>& file_path,
                                                  std::vector<std::string>& warnings) {
   auto checked = check_skill_name(raw_name);
@@ -114,7 +115,6 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   if (!alias) {
     return tl::unexpected(std::move(alias.error()));
   }
-  const Catalog catalog = build_catalog(ctx, cfg, CatalogOptions{.collect_legacy = true});
   auto resolved = resolve_skill(catalog, name, *alias);
   if (!resolved) {
     return tl::unexpected(std::move(resolved.error()));
@@ -220,7 +220,22 @@ ViewResult<SkillViewAnswer> view_skill(const Context& ctx, const Config& cfg, st
                                        const std::optional<std::string>& file_path,
                                        std::vector<std::string>& warnings) {
   try {
-    return view_skill_unguarded(ctx, cfg, name, file_path, warnings);
+    // The name checks come first so a hostile name never costs a walk.
+    if (auto checked = check_skill_name(name); !checked) {
+      return tl::unexpected(std::move(checked.error()));
+    }
+    const Catalog catalog = build_catalog(ctx, cfg, CatalogOptions{.collect_legacy = true});
+    return view_skill_unguarded(ctx, cfg, catalog, name, file_path, warnings);
+  } catch (const std::exception& error) {
+    return tl::unexpected(view_failure(ErrorCode::internal, error.what()));
+  }
+}
+
+ViewResult<SkillViewAnswer> view_skill_in(const Context& ctx, const Config& cfg, const Catalog& catalog,
+                                          std::string_view name, const std::optional<std::string>& file_path,
+                                          std::vector<std::string>& warnings) {
+  try {
+    return view_skill_unguarded(ctx, cfg, catalog, name, file_path, warnings);
   } catch (const std::exception& error) {
     return tl::unexpected(view_failure(ErrorCode::internal, error.what()));
   }

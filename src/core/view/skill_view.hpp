@@ -53,4 +53,13 @@ bool has_injection_pattern(std::string_view content);
 ViewResult<SkillViewAnswer> view_skill(const Context& ctx, const Config& cfg, std::string_view name,
                                        const std::optional<std::string>& file_path, std::vector<std::string>& warnings);
 
+struct Catalog;  // core/discovery/catalog.hpp
+
+// view_skill over an already built catalog of ctx (built with
+// CatalogOptions::collect_legacy, as view_skill builds it): a server that
+// keeps a catalog snapshot answers without walking the roots again.
+ViewResult<SkillViewAnswer> view_skill_in(const Context& ctx, const Config& cfg, const Catalog& catalog,
+                                          std::string_view name, const std::optional<std::string>& file_path,
+                                          std::vector<std::string>& warnings);
+
 } // namespace skillrt::core
