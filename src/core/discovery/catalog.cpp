@@ -346,6 +346,23 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   return catalog;
 }
 
+void index_catalog_names(Catalog& catalog) {
+  auto index = std::make_unique<Catalog::NameIndex>();
+  index->by_name.reserve(catalog.records.size() * 2);
+  index->by_skill_md.reserve(catalog.records.size());
+  for (std::size_t i = 0; i < catalog.records.size(); ++i) {
+    const SkillRecord& record = catalog.records[i];
+    index->by_name.emplace_back(record.dir_name, i);
+    if (!record.frontmatter_name.empty() && record.frontmatter_name != record.dir_name) {
+      index->by_name.emplace_back(record.frontmatter_name, i);
+    }
+    index->by_skill_md.emplace_back(record.skill_md.path().lexically_normal().string(), i);
+  }
+  std::sort(index->by_name.begin(), index->by_name.end());
+  std::sort(index->by_skill_md.begin(), index->by_skill_md.end());
+  catalog.name_index = std::move(index);
+}
+
 std::vector<const SkillRecord*> Catalog::sorted_listing(const std::optional<std::string>& category) const {
   std::vector<const SkillRecord*> out;
   out.reserve(listed.size());

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,7 +88,24 @@ struct Catalog {
 
   // Listing entries sorted as skills_list sorts them: (category or "", name).
   std::vector<const SkillRecord*> sorted_listing(const std::optional<std::string>& category) const;
+
+  // Lookup tables for the name resolver, built by index_catalog_names() in
+  // long-lived catalogs (the MCP servers' snapshots), where one build serves
+  // thousands of lookups; null in one-shot CLI catalogs, where a single
+  // linear scan is cheaper than building them.
+  struct NameIndex {
+    // dir_name and frontmatter_name of every record → record index, sorted
+    // by name then index (a record appears once per distinct name).
+    std::vector<std::pair<std::string_view, std::size_t>> by_name;
+    // lexically normal SKILL.md path → record index, sorted by path.
+    std::vector<std::pair<std::string, std::size_t>> by_skill_md;
+  };
+  std::unique_ptr<const NameIndex> name_index;
 };
+
+// Builds catalog.name_index (see Catalog::NameIndex). Never throws but for
+// allocation failure.
+void index_catalog_names(Catalog& catalog);
 
 struct CatalogOptions {
   bool collect_legacy = false;  // also gather legacy flat NAME.md (view's fallback)

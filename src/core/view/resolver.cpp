@@ -68,6 +68,13 @@ private:
 
 const SkillRecord* record_at(const Catalog& catalog, const fs::path& skill_md) {
   const fs::path wanted = skill_md.lexically_normal();
+  if (catalog.name_index) {
+    const auto& table = catalog.name_index->by_skill_md;
+    const std::string key = wanted.string();
+    const auto found = std::lower_bound(table.begin(), table.end(), key,
+                                        [](const auto& entry, const std::string& k) { return entry.first < k; });
+    return found != table.end() && found->first == key ? &catalog.records[found->second] : nullptr;
+  }
   for (const SkillRecord& record : catalog.records) {
     if (record.skill_md.path().lexically_normal() == wanted) {
       return &record;
@@ -81,6 +88,16 @@ const SkillRecord* record_at(const Catalog& catalog, const fs::path& skill_md) {
 std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std::string& name,
                                               const std::optional<std::string>& alias) {
   CandidateSet candidates;
+  std::vector<std::size_t> named_records;  // rule 5 through the index, in record order
+  if (catalog.name_index) {
+    const auto& table = catalog.name_index->by_name;
+    const std::string_view key(name);
+    auto at = std::lower_bound(table.begin(), table.end(), key,
+                               [](const auto& entry, std::string_view k) { return entry.first < k; });
+    for (; at != table.end() && at->first == key; ++at) {
+      named_records.push_back(at->second);
+    }
+  }
   for (std::size_t index = 0; index < catalog.roots.roots.size(); ++index) {
     const Root& root = catalog.roots.roots[index];
     // Rule 4: the name as a path below the root, or its flat `.md` sibling.
@@ -106,9 +123,19 @@ std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std:
       }
     }
     // Rule 5: every indexed SKILL.md whose directory or frontmatter name matches.
-    for (const SkillRecord& record : catalog.records) {
-      if (record.root_index == index && (record.dir_name == name || record.frontmatter_name == name)) {
-        candidates.add({record.skill_md, record.dir, &record, root.tier, root.path});
+    if (catalog.name_index) {
+      // Same candidates in the same (record) order as the scan below.
+      for (const std::size_t i : named_records) {
+        const SkillRecord& record = catalog.records[i];
+        if (record.root_index == index) {
+          candidates.add({record.skill_md, record.dir, &record, root.tier, root.path});
+        }
+      }
+    } else {
+      for (const SkillRecord& record : catalog.records) {
+        if (record.root_index == index && (record.dir_name == name || record.frontmatter_name == name)) {
+          candidates.add({record.skill_md, record.dir, &record, root.tier, root.path});
+        }
       }
     }
     // Rule 6: legacy flat `<name>.md` files anywhere under the root.

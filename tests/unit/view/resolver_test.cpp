@@ -171,5 +171,39 @@ TEST_F(Resolver, CollectCandidatesDedupesAcrossStrategies) {
   EXPECT_EQ(candidates[0].tier, core::Tier::local);
 }
 
+// The MCP servers resolve through an indexed catalog; it must answer exactly
+// as the scan does, for every way a name can match (or not).
+TEST_F(Resolver, NameIndexAnswersExactlyAsTheScan) {
+  skill("mlops/axolotl", "name: axolotl-trainer\n");
+  skill("cat/foo", "name: foo\n");
+  skill("other/foo", "name: foo\n");            // ambiguous in one root
+  skill("cat/renamed", "name: shared-name\n");  // frontmatter name only
+  skill("plain", "description: no name key\n");
+  external("ext");
+  m_tree.write("ext/axolotl/SKILL.md", "---\nname: axolotl\n---\nExternal.\n");
+  m_tree.write("ext/shared-name/SKILL.md", "---\nname: other\n---\nExternal.\n");
+  core::Catalog scanned = core::build_catalog(m_ctx, m_cfg, core::CatalogOptions{.collect_legacy = true});
+  core::Catalog indexed = core::build_catalog(m_ctx, m_cfg, core::CatalogOptions{.collect_legacy = true});
+  core::index_catalog_names(indexed);
+  ASSERT_TRUE(indexed.name_index != nullptr);
+  ASSERT_TRUE(scanned.name_index == nullptr);
+  for (const char* name : {"axolotl", "axolotl-trainer", "mlops/axolotl", "foo", "cat/foo", "shared-name", "other",
+                           "plain", "plain/", "missing", "ext", "cat"}) {
+    const auto a = core::collect_candidates(scanned, name, std::nullopt);
+    const auto b = core::collect_candidates(indexed, name, std::nullopt);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].skill_md, b[i].skill_md) << name;
+      EXPECT_EQ(a[i].tier, b[i].tier) << name;
+      EXPECT_EQ(a[i].record == nullptr, b[i].record == nullptr) << name;
+      if (a[i].record != nullptr && b[i].record != nullptr) {
+        EXPECT_EQ(a[i].record - scanned.records.data(), b[i].record - indexed.records.data()) << name;
+      }
+    }
+  }
+  EXPECT_EQ(core::collect_candidates(indexed, "foo", std::nullopt).size(), 2U);
+  EXPECT_EQ(core::collect_candidates(indexed, "axolotl", std::nullopt).size(), 2U);
+}
+
 } // namespace
 } // namespace skillrt::test
