@@ -38,6 +38,7 @@ std::unique_ptr<Command> make_db_command();  // cmd_db.cpp: database skills
 std::unique_ptr<Command> make_search_command();  // cmd_search.cpp: relevant-skill search
 std::unique_ptr<Command> make_memory_command();  // cmd_memory.cpp: the user's memory stores
 std::unique_ptr<Command> make_todo_command();    // cmd_todo.cpp: the user's todo list
+std::unique_ptr<Command> make_token_command();   // cmd_token.cpp: API tokens for `serve`
 // skill_manage, one command per action (cmd_manage.cpp).
 std::unique_ptr<Command> make_manage_command(core::ManageAction action);
 
