@@ -106,6 +106,11 @@ inline constexpr std::size_t k_guard_max_dismissal_bytes = 256 * 1024;
 // without literals (program plus DFA cache).
 inline constexpr std::int64_t k_guard_regex_set_memory = 64 * 1024 * 1024;
 
+// --- MCP (src/mcp, issue 4/5) ---
+// One JSON-RPC message (a stdio line, an HTTP body); the transports refuse a
+// bigger one before parsing it (stdio: -32600 with id null, HTTP: 413).
+inline constexpr std::size_t k_max_mcp_message_bytes = 4 * 1024 * 1024;
+
 // --- Per-user memory and todo (core/memory, core/todo) ---
 // Hermes' memory tool: characters (code points) over all entries of one store.
 inline constexpr std::size_t k_memory_store_chars = 2200;       // target "memory": the agent's notes

@@ -1,0 +1,351 @@
+// Server: what every session shares — the options, the event bus, the
+// database store, catalog snapshots per (user, org), the registry of open
+// sessions, and the watcher that tells them when skills change.
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <iostream>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "core/discovery/roots.hpp"
+#include "mcp/resource_files.hpp"
+#include "mcp/server_state.hpp"
+#include "store/open_store.hpp"
+
+namespace skillrt::mcp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string snapshot_key(const core::Context& ctx) { return ctx.user_id.value_or("") + '\n' + ctx.org_id; }
+
+std::shared_ptr<const Snapshot> build_snapshot(const core::Context& ctx, const core::Config& config) {
+  // skills_list creates the local skills dir (spec §2.6 rule 1); failing to is
+  // not an error, the catalog simply has no local root.
+  std::error_code ec;
+  fs::create_directories(ctx.skills_dir(), ec);
+  auto snapshot = std::make_shared<Snapshot>();
+  // With legacy files collected, as view_skill builds it: view_skill_in must
+  // answer exactly what view_skill would.
+  snapshot->catalog = core::build_catalog(ctx, config, core::CatalogOptions{.collect_legacy = true});
+  // A snapshot answers many lookups: index its names once (O(log n) each
+  // instead of a scan of every record per skill_view).
+  core::index_catalog_names(snapshot->catalog);
+  snapshot->commands = core::scan_skill_commands(snapshot->catalog);
+  const core::SkillRecord* first = snapshot->catalog.records.data();
+  for (const core::SkillRecord* record : snapshot->catalog.sorted_listing(std::nullopt)) {
+    std::string path = skill_path_of(snapshot->catalog, *record);
+    // Two offered skills cannot share a name, so a clash needs two roots with
+    // the same layout and a renamed directory; the first keeps the path.
+    if (snapshot->by_path.count(path) != 0) {
+      continue;
+    }
+    snapshot->by_path.emplace(path, snapshot->skills.size());
+    snapshot->skills.push_back(static_cast<std::size_t>(record - first));
+    snapshot->skill_paths.push_back(std::move(path));
+  }
+  return snapshot;
+}
+
+fs::path normal_or_same(const fs::path& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  return ec ? path.lexically_normal() : canonical;
+}
+
+// The user a changed path belongs to: "<uid>" for HOME/users/<uid>/skills
+// and below, "" for a shared path, nullopt for anything else of a user
+// (memory.json, todo.json, tmp/, the folder HOME/users/<uid> itself).
+std::optional<std::string> owner_of(const fs::path& changed, const std::vector<fs::path>& users_dirs) {
+  const fs::path path = changed.lexically_normal();
+  for (const fs::path& users : users_dirs) {
+    const fs::path relative = path.lexically_relative(users);
+    if (relative.empty() || *relative.begin() == ".." || relative.is_absolute()) {
+      continue;
+    }
+    auto part = relative.begin();
+    if (*part == ".") {
+      return std::nullopt;  // HOME/users itself: no skill changed until a user's skills folder does
+    }
+    std::string uid = part->string();
+    ++part;
+    // HOME/users/<uid> itself changes on every request of that user (its mode
+    // is re-asserted when the roots are computed): reporting it would make
+    // reads cause list_changed, and clients that re-list on it would loop.
+    // Skills arrive through HOME/users/<uid>/skills, which is reported.
+    if (part != relative.end() && *part == "skills") {
+      return uid;
+    }
+    return std::nullopt;
+  }
+  return std::string();
+}
+
+}  // namespace
+
+core::Context Server::Impl::context_for(const Caller& caller) {
+  core::Context ctx = options.base;
+  ctx.user_id = caller.user_id;
+  ctx.org_id = caller.org_id;
+  ctx.events = &bus;
+  return ctx;
+}
+
+std::shared_ptr<const Snapshot> Server::Impl::snapshot(const core::Context& ctx) {
+  // Without a working watcher nothing would tell us a cached snapshot is
+  // stale, so every request reads the disk again.
+  if (!options.watch || watcher == nullptr) {
+    return build_snapshot(ctx, options.config);
+  }
+  const std::string key = snapshot_key(ctx);
+  std::uint64_t seen = 0;
+  {
+    std::lock_guard lock(snapshots_mutex);
+    if (const auto found = snapshots.find(key); found != snapshots.end()) {
+      return found->second;
+    }
+    seen = generation;
+  }
+  auto built = build_snapshot(ctx, options.config);
+  std::lock_guard lock(snapshots_mutex);
+  // A change reported while we walked may not be in what we read: serve it
+  // to this request, but do not keep it.
+  if (generation == seen) {
+    snapshots[key] = built;
+  }
+  return built;
+}
+
+void Server::Impl::invalidate(const std::optional<std::string>& user) {
+  std::lock_guard lock(snapshots_mutex);
+  ++generation;
+  if (!user) {
+    snapshots.clear();
+    return;
+  }
+  const std::string prefix = *user + '\n';
+  std::erase_if(snapshots, [&](const auto& entry) { return entry.first.compare(0, prefix.size(), prefix) == 0; });
+}
+
+Result<core::SkillStore*> Server::Impl::open_store_locked() {
+  if (!store) {
+    auto opened = store::open_store(options.db_location, options.base);
+    if (!opened) {
+      return tl::unexpected(opened.error());
+    }
+    store = std::move(*opened);
+  }
+  return store.get();
+}
+
+std::vector<std::shared_ptr<Session::Impl>> Server::Impl::live_sessions() {
+  std::vector<std::shared_ptr<Session::Impl>> live;
+  std::lock_guard lock(sessions_mutex);
+  std::erase_if(sessions, [&](const std::weak_ptr<Session::Impl>& weak) {
+    auto session = weak.lock();
+    if (!session) {
+      return true;
+    }
+    bool closed = false;
+    {
+      std::lock_guard session_lock(session->mutex);
+      closed = session->closed;
+    }
+    if (!closed) {
+      live.push_back(std::move(session));
+    }
+    return closed;
+  });
+  return live;
+}
+
+void Server::Impl::announce(const std::function<bool(const Caller&)>& entitled,
+                            const std::vector<fs::path>& paths) {
+  for (const auto& session : live_sessions()) {
+    if (entitled(session->caller)) {
+      session->skills_changed(paths);
+    }
+  }
+}
+
+void Server::Impl::poll_store() {
+  {
+    // Polling must not create HOME/skillrt.db in a home that never used the
+    // database: no file, no rows, nothing to compare yet.
+    std::lock_guard lock(store_mutex);
+    std::error_code ec;
+    if (!store && options.db_location.empty() && !fs::exists(options.base.home / "skillrt.db", ec)) {
+      store_stamps.clear();
+      store_stamps_known = true;  // no rows yet: the first rows will be news
+      return;
+    }
+  }
+  auto stamps = with_store([](core::SkillStore& opened) { return opened.user_change_stamps(); });
+  if (!stamps) {
+    return;  // no database (yet): nothing to compare
+  }
+  std::map<std::string, std::string> now;
+  for (core::DocStamp& stamp : *stamps) {
+    now.emplace(std::move(stamp.key), std::move(stamp.stamp));
+  }
+  std::vector<std::string> changed;
+  if (store_stamps_known) {
+    for (const auto& [user, stamp] : now) {
+      const auto before = store_stamps.find(user);
+      if (before == store_stamps.end() || before->second != stamp) {
+        changed.push_back(user);
+      }
+    }
+    for (const auto& [user, stamp] : store_stamps) {
+      if (now.count(user) == 0) {
+        changed.push_back(user);
+      }
+    }
+  }
+  store_stamps = std::move(now);
+  store_stamps_known = true;
+  if (!changed.empty()) {
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    for (const std::string& user : changed) {
+      invalidate(user);
+    }
+    const std::set<std::string> affected(changed.begin(), changed.end());
+    // Database rows are no skill:// files: list_changed only.
+    for (const auto& session : live_sessions()) {
+      if (session->caller.user_id && affected.count(*session->caller.user_id) != 0) {
+        session->skills_changed({fs::path("db:")});
+      }
+    }
+  }
+}
+
+void Server::Impl::start_watching() {
+  const core::RootSet roots = core::compute_roots(options.base, options.config.skills);
+  std::vector<fs::path> watched{options.base.skills_dir(), options.base.home / "users"};
+  for (const core::Root& root : roots.roots) {
+    watched.push_back(root.path);
+  }
+  std::sort(watched.begin(), watched.end());
+  watched.erase(std::unique(watched.begin(), watched.end()), watched.end());
+  // The baseline of the database's change stamps: a row written between now
+  // and the watcher's first poll is then a change like any later one.
+  poll_store();
+  core::SkillWatcher::Options watch_options;
+  watch_options.debounce = std::chrono::milliseconds(options.debounce_ms);
+  watch_options.poll = [this] { poll_store(); };
+  // The watcher thread calls back until the watcher is destroyed, which
+  // ~Server does before this Impl can go away.
+  auto started = core::SkillWatcher::start(
+      std::move(watched),
+      [this](std::vector<fs::path> changed) {
+        try {
+          files_changed(changed);
+        } catch (const std::exception& error) {
+          std::cerr << "skillrt mcp: change notification failed: " << error.what() << '\n';
+        }
+      },
+      std::move(watch_options));
+  if (!started) {
+    // Serving still works: every request then reads the disk again.
+    std::cerr << "skillrt mcp: warning: not watching skills for changes: " << started.error().message << '\n';
+    return;
+  }
+  watcher = std::move(*started);
+}
+
+void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
+  const fs::path users = options.base.home / "users";
+  const std::vector<fs::path> users_dirs{users.lexically_normal(), normal_or_same(users)};
+  bool shared = paths.empty();
+  std::set<std::string> owners;
+  for (const fs::path& path : paths) {
+    const auto owner = owner_of(path, users_dirs);
+    if (!owner) {
+      continue;
+    }
+    if (owner->empty()) {
+      shared = true;
+    } else {
+      owners.insert(*owner);
+    }
+  }
+  if (shared) {
+    invalidate(std::nullopt);
+    announce([](const Caller&) { return true; }, paths);
+    return;
+  }
+  for (const std::string& owner : owners) {
+    invalidate(owner);
+  }
+  if (!owners.empty()) {
+    announce([&](const Caller& caller) { return caller.user_id && owners.count(*caller.user_id) != 0; }, paths);
+  }
+}
+
+Server::Server(ServerOptions options) : m_impl(std::make_shared<Impl>(std::move(options))) {
+  if (m_impl->options.watch) {
+    m_impl->start_watching();
+  }
+}
+
+Server::~Server() {
+  // Stop the watcher thread first: sessions may keep the Impl alive, but no
+  // callback may run once the Server is gone.
+  m_impl->watcher.reset();
+  for (const auto& session : m_impl->live_sessions()) {
+    session->stop_events();
+  }
+}
+
+std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
+  auto impl = std::make_shared<Session::Impl>(m_impl, std::move(caller), std::move(sink));
+  std::weak_ptr<Session::Impl> weak = impl;
+  auto subscription = m_impl->bus.subscribe(impl->caller.user_id, [weak](const core::SkillEvent& event) {
+    auto session = weak.lock();
+    if (!session) {
+      return;
+    }
+    // Our own writes (skill_manage): the next request must see them, whether
+    // or not the watcher reports the same change later.
+    session->server->invalidate(event.layer == core::Layer::shared ? std::nullopt
+                                                                    : std::optional<std::string>(event.owner));
+    if (event.layer == core::Layer::database) {
+      session->skills_changed({fs::path("db:")});
+    } else {
+      session->skills_changed({fs::path(event.location).parent_path()});
+    }
+  });
+  {
+    std::lock_guard lock(impl->events_mutex);
+    impl->events = std::move(subscription);
+  }
+  {
+    std::lock_guard lock(m_impl->sessions_mutex);
+    // Forget sessions that are gone: a weak_ptr keeps the memory of a
+    // make_shared object, so the registry must not grow with every client.
+    std::erase_if(m_impl->sessions, [](const std::weak_ptr<Session::Impl>& entry) { return entry.expired(); });
+    m_impl->sessions.push_back(impl);
+  }
+  return std::make_shared<Session>(std::move(impl));
+}
+
+std::size_t Server::session_count() const { return m_impl->live_sessions().size(); }
+
+void Server::notify_changed(const std::vector<fs::path>& paths) { m_impl->files_changed(paths); }
+
+void Server::notify_store_changed(const std::vector<std::string>& user_ids) {
+  const std::set<std::string> affected(user_ids.begin(), user_ids.end());
+  for (const std::string& user : affected) {
+    m_impl->invalidate(user);
+  }
+  for (const auto& session : m_impl->live_sessions()) {
+    if (session->caller.user_id && affected.count(*session->caller.user_id) != 0) {
+      session->skills_changed({fs::path("db:")});
+    }
+  }
+}
+
+}  // namespace skillrt::mcp

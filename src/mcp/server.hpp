@@ -1,0 +1,113 @@
+// The MCP server, transport-free: one Server per process holds what every
+// session shares (config, the database store, catalog snapshots, the change
+// feed); one Session per connected client holds what MCP negotiates
+// (protocol version, log level, resource subscriptions) and who is calling.
+// Transports (apps/skillrt/cmd_mcp.cpp for stdio, src/net for Streamable
+// HTTP) only move message text in and out.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/config/config.hpp"
+#include "core/context.hpp"
+
+namespace skillrt::mcp {
+
+// Who is calling: from --user/--org on stdio, from a bearer token over HTTP.
+// No user = single-user mode (shared layer only), as on the CLI.
+struct Caller {
+  std::optional<std::string> user_id;
+  std::string org_id;
+};
+
+// Where a session's server-to-client messages go (notifications; one JSON-RPC
+// message text, no trailing newline). Called from any thread (the watcher,
+// other sessions' requests); must be thread-safe and must not block for long.
+using MessageSink = std::function<void(std::string message)>;
+
+struct ServerOptions {
+  core::Context base;         // home, os, platform, cwd, env; user and org come from each session's Caller
+  core::Config config;
+  std::string db_location;    // as store::open_store takes it ("" = HOME/skillrt.db)
+  std::string transport = "stdio";  // "stdio" | "http": only informs serverInfo/instructions
+  // When true the server starts the inotify watcher and the database poller
+  // itself (core/watch) and keeps catalog snapshots until they report a
+  // change; when false every request rebuilds what it reads (tests, fuzzing).
+  bool watch = true;
+  // Debounce window of the watcher before list_changed goes out.
+  std::uint32_t debounce_ms = 150;
+};
+
+class Session;
+
+class Server {
+ public:
+  // Never throws for bad configuration: problems surface as tool errors.
+  explicit Server(ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // A new session for `caller`; its notifications go to `sink` (replaceable
+  // with Session::set_sink). Thread-safe.
+  std::shared_ptr<Session> open_session(Caller caller, MessageSink sink);
+
+  // Number of sessions still open (for tests and the HTTP /health page).
+  std::size_t session_count() const;
+
+  // Drops every cached snapshot and tells every entitled session that
+  // skills changed. `paths` are what changed on disk (empty = unknown, e.g.
+  // the database); a path under HOME/users/<uid>/ concerns only <uid>.
+  // Called by the watcher; public so tests can drive it without inotify.
+  void notify_changed(const std::vector<std::filesystem::path>& paths);
+  // The database changed for these users (from the poller or our own writes).
+  void notify_store_changed(const std::vector<std::string>& user_ids);
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> m_impl;
+};
+
+class Session {
+ public:
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Handles one incoming JSON-RPC message text (one stdio line, one POST
+  // body). Returns the response text for a request, or a JSON-RPC error
+  // response for a malformed message; nullopt for notifications and for
+  // responses from the client. Never throws.
+  std::optional<std::string> handle(std::string_view message);
+
+  // True once `initialize` succeeded.
+  bool initialized() const;
+  // The negotiated protocol version ("" before initialize).
+  std::string protocol_version() const;
+  const Caller& caller() const;
+
+  void set_sink(MessageSink sink);
+  // No more notifications; later handle() calls still answer.
+  void close();
+
+  struct Impl;
+  explicit Session(std::shared_ptr<Impl> impl);
+
+ private:
+  std::shared_ptr<Impl> m_impl;
+};
+
+// Protocol versions we speak, newest first; initialize picks the client's
+// when listed, else the first. The HTTP transport accepts any of them in the
+// MCP-Protocol-Version header.
+const std::vector<std::string>& supported_protocol_versions();
+
+}  // namespace skillrt::mcp

@@ -1,0 +1,156 @@
+// Internal to src/mcp: what Server and Session hold, and the signature every
+// MCP method handler shares. Transports include server.hpp only.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/commands/skill_commands.hpp"
+#include "core/discovery/catalog.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/store/skill_store.hpp"
+#include "core/watch/skill_watcher.hpp"
+#include "mcp/jsonrpc.hpp"
+#include "mcp/server.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::mcp {
+
+// What one method answers: its result object, or a protocol fault.
+using MethodResult = tl::expected<Json, RpcError>;
+
+// One caller's view of the skills at one moment: the catalog, its slash
+// commands and the skill:// paths of the offered skills. Immutable once built
+// (except for the skills-extension entry cache, which has its own lock), so
+// any number of requests read it at once.
+struct Snapshot {
+  core::Catalog catalog;
+  core::SkillCommands commands;
+  // Offered skills in listing order (indices into catalog.records) and the
+  // skill path of each (the `<skill-path>` of skill://<skill-path>/<file>).
+  std::vector<std::size_t> skills;
+  std::vector<std::string> skill_paths;
+  std::unordered_map<std::string, std::size_t> by_path;  // skill path → position in `skills`
+
+  // skills/list entries already hashed, by position in `skills`.
+  mutable std::mutex entries_mutex;
+  mutable std::unordered_map<std::size_t, Json> entries;
+};
+
+struct Server::Impl {
+  ServerOptions options;
+  core::EventBus bus;
+
+  std::mutex store_mutex;  // the store adapters are not meant for concurrent use
+  std::unique_ptr<core::SkillStore> store;
+
+  std::mutex snapshots_mutex;
+  std::map<std::string, std::shared_ptr<const Snapshot>> snapshots;  // key: user '\n' org
+  std::uint64_t generation = 0;  // bumped by every invalidation
+
+  mutable std::mutex sessions_mutex;
+  std::vector<std::weak_ptr<Session::Impl>> sessions;
+
+  std::unique_ptr<core::SkillWatcher> watcher;
+  std::map<std::string, std::string> store_stamps;  // user → change stamp (poller thread only)
+  bool store_stamps_known = false;
+
+  explicit Impl(ServerOptions opts) : options(std::move(opts)) {}
+
+  // The context of a caller: the base with the caller's identity and our bus.
+  core::Context context_for(const Caller& caller);
+  // The caller's current snapshot (cached when watching, else built now).
+  std::shared_ptr<const Snapshot> snapshot(const core::Context& ctx);
+  // Drops the snapshots of `user` (nullopt: every snapshot).
+  void invalidate(const std::optional<std::string>& user);
+  // Runs `work` with the opened store under its lock; the open error otherwise.
+  template <typename Work> auto with_store(Work&& work) -> decltype(work(std::declval<core::SkillStore&>()));
+  Result<core::SkillStore*> open_store_locked();
+  // Live sessions (expired and closed ones are pruned).
+  std::vector<std::shared_ptr<Session::Impl>> live_sessions();
+  // Tells the sessions `entitled` selects that skills changed.
+  void announce(const std::function<bool(const Caller&)>& entitled,
+                const std::vector<std::filesystem::path>& paths);
+  // What notify_changed does: invalidate and announce by owner of each path.
+  void files_changed(const std::vector<std::filesystem::path>& paths);
+  void start_watching();
+  void poll_store();
+};
+
+template <typename Work>
+auto Server::Impl::with_store(Work&& work) -> decltype(work(std::declval<core::SkillStore&>())) {
+  std::lock_guard lock(store_mutex);
+  auto opened = open_store_locked();
+  if (!opened) {
+    return tl::unexpected(opened.error());
+  }
+  return work(**opened);
+}
+
+// MCP logging levels, least severe first; -1 = the client asked for none.
+int log_level_rank(std::string_view level);  // -1 for an unknown name
+inline constexpr int k_log_level_warning = 3;
+
+struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
+  std::shared_ptr<Server::Impl> server;
+  Caller caller;
+  core::Context ctx;
+
+  mutable std::mutex mutex;  // guards the negotiated state below
+  bool initialized = false;
+  bool closed = false;
+  std::string protocol_version;
+  int log_level = -1;
+  std::map<std::string, std::filesystem::path> subscriptions;  // uri → file
+
+  std::mutex sink_mutex;
+  std::shared_ptr<const MessageSink> sink;
+  std::mutex events_mutex;  // never taken by the event handler itself
+  core::EventBus::Subscription events;
+
+  Impl(std::shared_ptr<Server::Impl> owner, Caller who, MessageSink out);
+
+  // Ends the event subscription (waits for a delivery in flight elsewhere).
+  void stop_events();
+  // Sends one message text through the sink (nothing once closed).
+  void send(std::string text);
+  // notifications/message at `level` when the client enabled it.
+  void log(int level, std::string_view level_name, const std::string& text);
+  // list_changed for resources and prompts, and resources/updated for every
+  // subscribed file under one of `paths` (empty paths: every subscription).
+  void skills_changed(const std::vector<std::filesystem::path>& paths);
+  std::optional<std::string> handle(std::string_view message);
+};
+
+// --- method handlers (one file each) ------------------------------------------
+Json tool_definitions();
+MethodResult call_tool(Session::Impl& session, const Json& params);
+MethodResult list_prompts(Session::Impl& session, const Json& params);
+MethodResult get_prompt(Session::Impl& session, const Json& params);
+MethodResult list_resources(Session::Impl& session, const Json& params);
+MethodResult list_resource_templates(Session::Impl& session, const Json& params);
+MethodResult read_resource(Session::Impl& session, const Json& params);
+MethodResult subscribe_resource(Session::Impl& session, const Json& params);
+MethodResult unsubscribe_resource(Session::Impl& session, const Json& params);
+MethodResult list_skills_extension(Session::Impl& session, const Json& params);
+MethodResult get_skill_extension(Session::Impl& session, const Json& params);
+MethodResult complete(Session::Impl& session, const Json& params);
+
+// --- params ---------------------------------------------------------------------
+// params[key] as a string: nullopt when absent (or null); an invalid-params
+// error naming the key when present with another type, or absent but required.
+tl::expected<std::optional<std::string>, RpcError> string_param(const Json& params, const char* key, bool required);
+RpcError invalid_params(std::string message);
+// A pagination cursor: the offset it encodes ("" / absent = 0), or an error.
+tl::expected<std::size_t, RpcError> cursor_offset(const Json& params);
+std::string make_cursor(std::size_t offset);
+
+}  // namespace skillrt::mcp

@@ -1,0 +1,306 @@
+// Session: one connected client. The lifecycle state machine (initialize
+// first, ping always), the method table, logging levels and the
+// notifications the client receives.
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <iostream>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+
+#include "core/limits.hpp"
+#include "core/util/path_within.hpp"
+#include "mcp/server_state.hpp"
+
+namespace skillrt::mcp {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<std::string_view, 8> k_log_levels{"debug",    "info",     "notice", "warning",
+                                                       "error",    "critical", "alert",  "emergency"};
+
+constexpr std::string_view k_server_version = "0.1.0";
+constexpr std::string_view k_skills_extension = "io.modelcontextprotocol/skills";
+
+Json capabilities() {
+  Json caps = Json::object();
+  caps["logging"] = Json::object();
+  caps["completions"] = Json::object();
+  caps["prompts"] = Json{{"listChanged", true}};
+  caps["resources"] = Json{{"subscribe", true}, {"listChanged", true}};
+  // The four tools never change while the server runs.
+  caps["tools"] = Json{{"listChanged", false}};
+  Json extensions = Json::object();
+  extensions[std::string(k_skills_extension)] = Json::object();
+  caps["extensions"] = std::move(extensions);
+  return caps;
+}
+
+std::string instructions(const std::string& transport) {
+  return "skillrt serves the skills of one skills home (" + transport +
+         "). Call skills_list to see what exists, skill_view(name) to load a skill's instructions and "
+         "skill_view(name, file_path) for one of its linked files, skills_search(query) to find relevant "
+         "skills, and skill_manage to create or change skills. Every skill file is also a skill:// resource, "
+         "and every slash command a prompt.";
+}
+
+MethodResult initialize(Session::Impl& session, const Json& params) {
+  auto requested = string_param(params, "protocolVersion", true);
+  if (!requested) {
+    return tl::unexpected(requested.error());
+  }
+  if (const auto caps = params.find("capabilities"); caps != params.end() && !caps->is_object()) {
+    return tl::unexpected(invalid_params("Invalid params: \"capabilities\" must be an object"));
+  }
+  if (const auto info = params.find("clientInfo"); info != params.end() && !info->is_object()) {
+    return tl::unexpected(invalid_params("Invalid params: \"clientInfo\" must be an object"));
+  }
+  const auto& versions = supported_protocol_versions();
+  const std::string version =
+      std::find(versions.begin(), versions.end(), **requested) != versions.end() ? **requested : versions.front();
+  {
+    std::lock_guard lock(session.mutex);
+    if (session.initialized) {
+      return tl::unexpected(RpcError{rpc_code::invalid_request, "Invalid request: the session is already initialized",
+                                     std::nullopt});
+    }
+    session.initialized = true;
+    session.protocol_version = version;
+  }
+  Json result = Json::object();
+  result["protocolVersion"] = version;
+  result["capabilities"] = capabilities();
+  result["serverInfo"] = Json{{"name", "skillrt"}, {"version", std::string(k_server_version)}};
+  result["instructions"] = instructions(session.server->options.transport);
+  return result;
+}
+
+MethodResult ping(Session::Impl& /*session*/, const Json& /*params*/) { return Json::object(); }
+
+MethodResult set_log_level(Session::Impl& session, const Json& params) {
+  auto level = string_param(params, "level", true);
+  if (!level) {
+    return tl::unexpected(level.error());
+  }
+  const int rank = log_level_rank(**level);
+  if (rank < 0) {
+    return tl::unexpected(invalid_params(
+        "Invalid params: \"level\" must be one of debug, info, notice, warning, error, critical, alert, emergency"));
+  }
+  std::lock_guard lock(session.mutex);
+  session.log_level = rank;
+  return Json::object();
+}
+
+MethodResult list_tools(Session::Impl& /*session*/, const Json& /*params*/) {
+  Json result = Json::object();
+  result["tools"] = tool_definitions();
+  return result;
+}
+
+using Handler = MethodResult (*)(Session::Impl&, const Json&);
+
+const std::unordered_map<std::string_view, Handler>& method_table() {
+  static const std::unordered_map<std::string_view, Handler> k_methods{
+      {"ping", &ping},
+      {"logging/setLevel", &set_log_level},
+      {"tools/list", &list_tools},
+      {"tools/call", &call_tool},
+      {"prompts/list", &list_prompts},
+      {"prompts/get", &get_prompt},
+      {"resources/list", &list_resources},
+      {"resources/templates/list", &list_resource_templates},
+      {"resources/read", &read_resource},
+      {"resources/subscribe", &subscribe_resource},
+      {"resources/unsubscribe", &unsubscribe_resource},
+      {"skills/list", &list_skills_extension},
+      {"skills/get", &get_skill_extension},
+      {"completion/complete", &complete},
+  };
+  return k_methods;
+}
+
+MethodResult dispatch(Session::Impl& session, const RpcCall& call) {
+  static const Json k_no_params = Json::object();
+  const Json* params = &call.params;
+  if (!call.params_are_object) {
+    if (!call.params.is_null()) {
+      return tl::unexpected(invalid_params("Invalid params: \"params\" must be an object"));
+    }
+    params = &k_no_params;  // "params": null reads as no params
+  }
+  if (call.method == "initialize") {
+    return initialize(session, *params);
+  }
+  const auto& table = method_table();
+  const auto handler = table.find(call.method);
+  if (call.method != "ping") {
+    std::lock_guard lock(session.mutex);
+    if (!session.initialized) {
+      return tl::unexpected(RpcError{rpc_code::invalid_request,
+                                     "Invalid request: the session is not initialized (send initialize first)",
+                                     std::nullopt});
+    }
+  }
+  if (handler == table.end()) {
+    return tl::unexpected(RpcError{rpc_code::method_not_found, "Method not found: " + call.method, std::nullopt});
+  }
+  return handler->second(session, *params);
+}
+
+}  // namespace
+
+int log_level_rank(std::string_view level) {
+  const auto found = std::find(k_log_levels.begin(), k_log_levels.end(), level);
+  return found == k_log_levels.end() ? -1 : static_cast<int>(found - k_log_levels.begin());
+}
+
+Session::Impl::Impl(std::shared_ptr<Server::Impl> owner, Caller who, MessageSink out)
+    : server(std::move(owner)), caller(std::move(who)), ctx(server->context_for(caller)) {
+  if (out) {
+    sink = std::make_shared<const MessageSink>(std::move(out));
+  }
+}
+
+void Session::Impl::stop_events() {
+  std::lock_guard lock(events_mutex);
+  events.reset();
+}
+
+void Session::Impl::send(std::string text) {
+  std::shared_ptr<const MessageSink> target;
+  {
+    std::lock_guard lock(sink_mutex);
+    target = sink;
+  }
+  {
+    std::lock_guard lock(mutex);
+    if (closed) {
+      return;
+    }
+  }
+  if (!target || !*target) {
+    return;
+  }
+  try {
+    (*target)(std::move(text));
+  } catch (const std::exception& error) {
+    // A transport that cannot deliver drops the message; the session goes on.
+    std::cerr << "skillrt mcp: notification dropped: " << error.what() << '\n';
+  }
+}
+
+void Session::Impl::log(int level, std::string_view level_name, const std::string& text) {
+  {
+    std::lock_guard lock(mutex);
+    if (!initialized || log_level < 0 || level < log_level) {
+      return;
+    }
+  }
+  Json params = Json::object();
+  params["level"] = std::string(level_name);
+  params["logger"] = "skillrt";
+  params["data"] = text;
+  send(notification_message("notifications/message", std::move(params)));
+}
+
+void Session::Impl::skills_changed(const std::vector<fs::path>& paths) {
+  std::vector<std::string> updated;
+  {
+    std::lock_guard lock(mutex);
+    if (!initialized || closed) {
+      return;
+    }
+    for (const auto& subscription : subscriptions) {
+      const fs::path file = subscription.second.lexically_normal();
+      const bool touched =
+          paths.empty() || std::any_of(paths.begin(), paths.end(), [&](const fs::path& changed) {
+            return changed.is_absolute() && core::is_within(file, changed.lexically_normal());
+          });
+      if (touched) {
+        updated.push_back(subscription.first);
+      }
+    }
+  }
+  send(notification_message("notifications/resources/list_changed", std::nullopt));
+  send(notification_message("notifications/prompts/list_changed", std::nullopt));
+  for (std::string& uri : updated) {
+    send(notification_message("notifications/resources/updated", Json{{"uri", std::move(uri)}}));
+  }
+}
+
+std::optional<std::string> Session::Impl::handle(std::string_view message) {
+  Json id = nullptr;
+  try {
+    if (message.size() > limits::k_max_mcp_message_bytes) {
+      return error_response(nullptr, RpcError{rpc_code::invalid_request,
+                                              "Invalid request: the message is larger than " +
+                                                  std::to_string(limits::k_max_mcp_message_bytes) + " bytes",
+                                              std::nullopt});
+    }
+    ParsedMessage parsed = parse_message(message);
+    if (std::holds_alternative<RpcReply>(parsed)) {
+      return std::nullopt;  // we send no requests, so no reply is awaited
+    }
+    if (auto* invalid = std::get_if<RpcInvalid>(&parsed)) {
+      return error_response(invalid->id, invalid->error);
+    }
+    auto& call = std::get<RpcCall>(parsed);
+    if (call.is_notification) {
+      // notifications/initialized, notifications/cancelled, …: nothing to answer.
+      return std::nullopt;
+    }
+    id = call.id;
+    MethodResult result = dispatch(*this, call);
+    if (!result) {
+      return error_response(id, result.error());
+    }
+    return result_response(id, std::move(*result));
+  } catch (const std::exception& error) {
+    return error_response(id, RpcError{rpc_code::internal_error, std::string("Internal error: ") + error.what(),
+                                       std::nullopt});
+  } catch (...) {
+    return error_response(id, RpcError{rpc_code::internal_error, "Internal error", std::nullopt});
+  }
+}
+
+// --- the public wrapper -------------------------------------------------------
+
+Session::Session(std::shared_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+Session::~Session() { close(); }
+
+std::optional<std::string> Session::handle(std::string_view message) { return m_impl->handle(message); }
+
+bool Session::initialized() const {
+  std::lock_guard lock(m_impl->mutex);
+  return m_impl->initialized;
+}
+
+std::string Session::protocol_version() const {
+  std::lock_guard lock(m_impl->mutex);
+  return m_impl->protocol_version;
+}
+
+const Caller& Session::caller() const { return m_impl->caller; }
+
+void Session::set_sink(MessageSink sink) {
+  auto shared = sink ? std::make_shared<const MessageSink>(std::move(sink)) : nullptr;
+  std::lock_guard lock(m_impl->sink_mutex);
+  m_impl->sink = std::move(shared);
+}
+
+void Session::close() {
+  {
+    std::lock_guard lock(m_impl->mutex);
+    m_impl->closed = true;
+  }
+  // Waits for a delivery in flight on another thread, so no notification
+  // reaches the sink after close() returns (except one this thread is making).
+  m_impl->stop_events();
+}
+
+}  // namespace skillrt::mcp

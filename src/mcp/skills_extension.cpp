@@ -1,0 +1,133 @@
+// The MCP Skills extension (io.modelcontextprotocol/skills): skills/list and
+// skills/get. An entry is {uri, frontmatter, resources}: the SKILL.md URI, its
+// frontmatter as JSON, and the complete manifest of the skill's published
+// files with the sha256 digest and size of each file's raw bytes.
+#include <string>
+
+#include "core/util/sha256.hpp"
+#include "core/yaml/frontmatter.hpp"
+#include "core/yaml/utf8.hpp"
+#include "mcp/resource_files.hpp"
+#include "mcp/server_state.hpp"
+#include "protocol/json_text.hpp"
+
+namespace skillrt::mcp {
+namespace {
+
+// Skills per page of skills/list: every entry hashes all of its files.
+constexpr std::size_t k_skills_page = 50;
+
+// Entries carry digests of what is on disk now: hosts re-fetch on our
+// list_changed notifications, so no freshness period is promised, and
+// entries depend on who asks.
+void add_cache_hints(Json& result) {
+  result["ttlMs"] = 0;
+  result["cacheScope"] = "private";
+}
+
+// The entry of the skill at `position`; nullopt when its SKILL.md is gone.
+std::optional<Json> build_entry(const Snapshot& snapshot, std::size_t position) {
+  const core::SkillRecord& record = snapshot.catalog.records[snapshot.skills[position]];
+  const std::string& path = snapshot.skill_paths[position];
+  const std::filesystem::path dir = record.dir.path();
+  Json resources = Json::array();
+  Json frontmatter = Json::object();
+  bool have_skill_md = false;
+  for (const std::string& file : skill_files(dir)) {
+    auto bytes = read_skill_file(dir, file);
+    if (!bytes) {
+      continue;  // vanished or unreadable since the walk: not published
+    }
+    if (file == "SKILL.md") {
+      have_skill_md = true;
+      const std::string text = core::sanitize_utf8(*bytes);
+      const core::Frontmatter parsed = core::parse_frontmatter(core::strip_bom(text));
+      Json fields = protocol::yaml_to_json(parsed.fields);
+      if (fields.is_object()) {
+        frontmatter = std::move(fields);
+      }
+    }
+    Json resource = Json::object();
+    resource["uri"] = protocol::json_text(skill_uri(path, file));
+    resource["digest"] = "sha256:" + core::sha256_hex(*bytes);
+    resource["size"] = bytes->size();
+    resources.push_back(std::move(resource));
+  }
+  if (!have_skill_md) {
+    return std::nullopt;
+  }
+  Json entry = Json::object();
+  entry["uri"] = protocol::json_text(skill_uri(path, "SKILL.md"));
+  entry["frontmatter"] = std::move(frontmatter);
+  entry["resources"] = std::move(resources);
+  return entry;
+}
+
+// Entries are cached in the snapshot: while it lives nothing changed on disk
+// (the watcher would have dropped it), so the digests still hold.
+std::optional<Json> entry(const Snapshot& snapshot, std::size_t position) {
+  {
+    std::lock_guard lock(snapshot.entries_mutex);
+    if (const auto found = snapshot.entries.find(position); found != snapshot.entries.end()) {
+      return found->second;
+    }
+  }
+  auto built = build_entry(snapshot, position);
+  if (built) {
+    std::lock_guard lock(snapshot.entries_mutex);
+    snapshot.entries.emplace(position, *built);
+  }
+  return built;
+}
+
+}  // namespace
+
+MethodResult list_skills_extension(Session::Impl& session, const Json& params) {
+  auto offset = cursor_offset(params);
+  if (!offset) {
+    return tl::unexpected(offset.error());
+  }
+  const auto snapshot = session.server->snapshot(session.ctx);
+  Json skills = Json::array();
+  const std::size_t end = std::min(snapshot->skills.size(), *offset + k_skills_page);
+  for (std::size_t i = *offset; i < end; ++i) {
+    if (auto found = entry(*snapshot, i)) {
+      skills.push_back(std::move(*found));
+    }
+  }
+  Json result = Json::object();
+  result["resultType"] = "complete";
+  result["skills"] = std::move(skills);
+  if (end < snapshot->skills.size()) {
+    result["nextCursor"] = make_cursor(end);
+  }
+  add_cache_hints(result);
+  return result;
+}
+
+MethodResult get_skill_extension(Session::Impl& session, const Json& params) {
+  auto uri = string_param(params, "uri", true);
+  if (!uri) {
+    return tl::unexpected(uri.error());
+  }
+  const auto snapshot = session.server->snapshot(session.ctx);
+  const auto target = resolve_skill_uri(*snapshot, **uri);
+  // The extension answers an unknown skill with invalid params, as resources/read
+  // does in its base revision.
+  if (!target || target->file != "SKILL.md") {
+    return tl::unexpected(RpcError{rpc_code::invalid_params, "Invalid params: no skill at \"" + **uri + "\"",
+                                   Json{{"uri", **uri}}});
+  }
+  auto found = entry(*snapshot, target->skill);
+  if (!found) {
+    return tl::unexpected(RpcError{rpc_code::invalid_params, "Invalid params: no skill at \"" + **uri + "\"",
+                                   Json{{"uri", **uri}}});
+  }
+  Json result = Json::object();
+  result["resultType"] = "complete";
+  result["skill"] = std::move(*found);
+  add_cache_hints(result);
+  return result;
+}
+
+}  // namespace skillrt::mcp
