@@ -14,6 +14,9 @@ find_package(PostgreSQL 15 REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED CONFIG)
 find_package(CLI11 2.1 REQUIRED CONFIG)
 find_package(tl-expected 1.0 REQUIRED CONFIG)
+# Boost.Beast/Asio (headers only) for the HTTP transport in src/net; the 1.81
+# package, not bookworm's default 1.74 (newer Asio).
+find_package(Boost 1.81 REQUIRED CONFIG)
 
 if(SKILLRT_BUILD_TESTS)
   find_package(GTest 1.12 REQUIRED CONFIG)

@@ -40,6 +40,7 @@ std::unique_ptr<Command> make_memory_command();  // cmd_memory.cpp: the user's m
 std::unique_ptr<Command> make_todo_command();    // cmd_todo.cpp: the user's todo list
 std::unique_ptr<Command> make_token_command();   // cmd_token.cpp: API tokens for `serve`
 std::unique_ptr<Command> make_mcp_command();     // cmd_mcp.cpp: MCP over stdio
+std::unique_ptr<Command> make_serve_command();   // cmd_serve.cpp: MCP over Streamable HTTP
 // skill_manage, one command per action (cmd_manage.cpp).
 std::unique_ptr<Command> make_manage_command(core::ManageAction action);
 

@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_todo_command());
   commands.push_back(skillrt::app::make_token_command());
   commands.push_back(skillrt::app::make_mcp_command());
+  commands.push_back(skillrt::app::make_serve_command());
   for (auto action : {skillrt::core::ManageAction::create, skillrt::core::ManageAction::edit,
                       skillrt::core::ManageAction::patch, skillrt::core::ManageAction::remove_skill,
                       skillrt::core::ManageAction::write_file, skillrt::core::ManageAction::remove_file}) {

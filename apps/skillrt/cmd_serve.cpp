@@ -1,0 +1,159 @@
+// `skillrt serve [--listen HOST:PORT] [--allow-anonymous] [--allowed-host NAME]... [--threads N]`:
+// MCP over Streamable HTTP at http://HOST:PORT/mcp (issue 4/5 item 1). Every
+// request names its caller with `Authorization: Bearer <token>` (tokens from
+// `skillrt token create`, checked in the skills database); --allow-anonymous
+// lets token-less requests in as the anonymous caller, on loopback only.
+// Prints `listening http://HOST:PORT/mcp` once bound; SIGINT/SIGTERM stop it.
+#include <pthread.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "mcp/server.hpp"
+#include "net/auth_cache.hpp"
+#include "net/http_rules.hpp"
+#include "net/mcp_http_server.hpp"
+#include "net/token_authenticator.hpp"
+#include "store/open_store.hpp"
+
+namespace skillrt::app {
+namespace {
+
+// How long a successful token check is reused: the longest a revoked token
+// keeps working on a running server (documented in docs/compat.md).
+constexpr std::chrono::seconds k_auth_cache_ttl{5};
+
+struct ListenAddress {
+  std::string host;
+  std::uint16_t port = 0;
+};
+
+// "HOST:PORT", "[::1]:PORT"; the port may be 0 (any free port).
+std::optional<ListenAddress> parse_listen(const std::string& text) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() || text.size() - colon - 1 > 5) {
+    return std::nullopt;
+  }
+  ListenAddress address;
+  address.host = text.substr(0, colon);
+  if (address.host.front() == '[') {
+    if (address.host.size() < 3 || address.host.back() != ']') {
+      return std::nullopt;
+    }
+    address.host = address.host.substr(1, address.host.size() - 2);
+  } else if (address.host.find(':') != std::string::npos) {
+    return std::nullopt;  // a bare IPv6 address needs brackets
+  }
+  unsigned long port = 0;
+  for (std::size_t i = colon + 1; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') {
+      return std::nullopt;
+    }
+    port = port * 10 + static_cast<unsigned long>(text[i] - '0');
+  }
+  if (port > 65535) {
+    return std::nullopt;
+  }
+  address.port = static_cast<std::uint16_t>(port);
+  return address;
+}
+
+std::string url_host(const std::string& host) {
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+class ServeCommand final : public Command {
+ public:
+  const char* name() const override { return "serve"; }
+  const char* summary() const override { return "Serve the skills over MCP Streamable HTTP (at /mcp)"; }
+  void configure(CLI::App& sub) override {
+    sub.add_option("--listen", m_listen, "Address to listen on, HOST:PORT (default 127.0.0.1:8787; port 0 = any free)");
+    sub.add_flag("--allow-anonymous", m_allow_anonymous,
+                 "Let requests without a bearer token in as the anonymous caller (loopback addresses only)");
+    sub.add_option("--allowed-host", m_allowed_hosts,
+                   "Host name accepted in Host/Origin besides the loopback names (repeatable)");
+    sub.add_option("--threads", m_threads, "I/O threads (default 2)")->check(CLI::Range(1u, 64u));
+  }
+
+  Outcome run(const Invocation& inv) override {
+    const std::optional<ListenAddress> address = parse_listen(m_listen);
+    if (!address) {
+      return finish_usage(inv.json, "--listen wants HOST:PORT (e.g. 127.0.0.1:8787 or [::1]:0), not '" + m_listen + "'",
+                          "serve");
+    }
+    if (m_allow_anonymous && !net::is_loopback_host(address->host)) {
+      return finish_usage(inv.json,
+                          "--allow-anonymous only works on a loopback address (127.0.0.1, ::1, localhost), not " +
+                              address->host,
+                          "serve");
+    }
+
+    // Where the database lives: --db, else database.url, else HOME/skillrt.db.
+    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    auto tokens = store::open_token_store(location, inv.ctx);
+    if (!tokens) {
+      std::cerr << "error: " << tokens.error().message << '\n';
+      return Outcome::failed;
+    }
+
+    // Signals become an orderly stop: block them in every thread (the ones
+    // the MCP and HTTP servers start inherit the mask) and wait for them below.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+    mcp::ServerOptions server_options;
+    server_options.base = inv.ctx;
+    server_options.config = inv.config;
+    server_options.db_location = location;
+    server_options.transport = "http";
+    mcp::Server mcp_server(std::move(server_options));
+
+    net::HttpOptions http_options;
+    http_options.listen_host = address->host;
+    http_options.port = address->port;
+    http_options.threads = m_threads;
+    http_options.allowed_hosts = m_allowed_hosts;
+    http_options.allow_anonymous = m_allow_anonymous;
+
+    auto http = net::McpHttpServer::start(std::move(http_options), mcp_server,
+                                          net::cache_authentications(net::token_store_authenticator(std::move(*tokens)),
+                                                                     k_auth_cache_ttl));
+    if (!http) {
+      std::cerr << "error: " << http.error().message << '\n';
+      pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+      return Outcome::failed;
+    }
+    std::cout << "listening http://" << url_host(address->host) << ':' << (*http)->bound_port() << "/mcp"
+              << std::endl;
+
+    int received = 0;
+    while (sigwait(&stop_signals, &received) != 0) {
+    }
+    std::cerr << "skillrt serve: " << (received == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
+    (*http)->stop();
+    (*http)->wait();
+    http->reset();
+    return Outcome::ok;
+  }
+
+ private:
+  std::string m_listen = "127.0.0.1:8787";
+  bool m_allow_anonymous = false;
+  std::vector<std::string> m_allowed_hosts;
+  unsigned m_threads = 2;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_serve_command() { return std::make_unique<ServeCommand>(); }
+
+}  // namespace skillrt::app

@@ -1,0 +1,816 @@
+// The Beast side of the Streamable HTTP transport: the listener, one
+// HttpConnection per accepted socket (keep-alive request loop), and
+// SseStream for the GET streams a connection turns into. The rules that need
+// no socket live in http_rules, session_registry and event_hub. This is the
+// only translation unit that includes Boost (it costs ~15 s to compile).
+#include "net/mcp_http_server.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "net/event_hub.hpp"
+#include "net/http_rules.hpp"
+#include "net/session_registry.hpp"
+
+namespace skillrt::net {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+constexpr std::uint32_t k_header_limit = 16 * 1024;
+// A refused request's body up to this size is read and dropped to keep the
+// connection; a larger one closes it instead.
+constexpr std::uint64_t k_discarded_body_limit = 64 * 1024;
+
+// JSON-RPC codes of the transport's own error bodies (implementation-defined
+// server errors, as the MCP SDKs use them).
+constexpr int k_transport_error = -32000;
+constexpr int k_session_not_found = -32001;
+constexpr int k_internal_error = -32603;
+
+std::string_view view(beast::string_view text) { return {text.data(), text.size()}; }
+
+std::optional<std::string_view> header(const Request& request, http::field field) {
+  const auto it = request.find(field);
+  if (it == request.end()) {
+    return std::nullopt;
+  }
+  return view(it->value());
+}
+
+std::optional<std::string_view> header(const Request& request, std::string_view name) {
+  const auto it = request.find(beast::string_view(name.data(), name.size()));
+  if (it == request.end()) {
+    return std::nullopt;
+  }
+  return view(it->value());
+}
+
+// The path of a request-target, without the query.
+std::string_view target_path(std::string_view target) { return target.substr(0, target.find('?')); }
+
+bool is_http_parse_error(const beast::error_code& ec) {
+  return ec.category() == http::make_error_code(http::error::bad_method).category();
+}
+
+std::string chunk_of(std::string_view payload) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  char size[sizeof(std::size_t) * 2];
+  std::size_t length = 0;
+  std::size_t value = payload.size();
+  do {
+    size[sizeof size - 1 - length] = k_hex[value & 0x0f];
+    value >>= 4;
+    ++length;
+  } while (value != 0);
+  std::string chunk;
+  chunk.reserve(length + payload.size() + 4);
+  chunk.append(size + sizeof size - length, length);
+  chunk += "\r\n";
+  chunk += payload;
+  chunk += "\r\n";
+  return chunk;
+}
+
+}  // namespace
+
+struct McpHttpServer::Impl {
+  Impl(HttpOptions opts, mcp::Server& mcp_server, Authenticator auth, bool loopback)
+      : options(std::move(opts)),
+        server(mcp_server),
+        authenticate(std::move(auth)),
+        loopback_listener(loopback),
+        registry(options.max_sessions),
+        work(asio::make_work_guard(ioc)),
+        acceptor(asio::make_strand(ioc)),
+        accept_retry(acceptor.get_executor()),
+        reap_timer(asio::make_strand(ioc)) {}
+  ~Impl();
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
+  Result<void> listen();
+  void launch();
+  void accept();
+  void schedule_reap();
+  void stop();
+  void join();
+  // Ends a session everywhere: its streams, its notifications.
+  static void end_session(HttpSession& session);
+
+  const HttpOptions options;
+  mcp::Server& server;
+  const Authenticator authenticate;
+  const bool loopback_listener;
+  SessionRegistry registry;
+  std::atomic<bool> stopped{false};
+  std::uint16_t port = 0;
+  // Declared after everything the handlers use, so ~io_context destroys the
+  // pending connections while the registry still exists.
+  asio::io_context ioc;
+  asio::executor_work_guard<asio::io_context::executor_type> work;
+  tcp::acceptor acceptor;
+  asio::steady_timer accept_retry;
+  asio::steady_timer reap_timer;
+  std::mutex join_mutex;
+  std::vector<std::thread> threads;
+};
+
+namespace {
+
+using Impl = McpHttpServer::Impl;
+
+// One GET stream: the response head, then one chunk per SSE frame, until
+// the client goes away, lags too far, or the session ends.
+class SseStream final : public EventStream, public std::enable_shared_from_this<SseStream> {
+ public:
+  SseStream(Impl& impl, beast::tcp_stream stream, std::shared_ptr<EventHub> hub)
+      : m_impl(impl),
+        m_stream(std::move(stream)),
+        m_executor(m_stream.get_executor()),
+        m_keepalive(m_executor),
+        m_hub(std::move(hub)) {}
+
+  // Runs on the connection's strand.
+  void start() {
+    m_stream.expires_never();
+    std::string head =
+        "HTTP/1.1 200 OK\r\n"
+        "Content-Type: text/event-stream\r\n"
+        "Cache-Control: no-cache\r\n"
+        "Transfer-Encoding: chunked\r\n"
+        "\r\n";
+    // A comment first, so the client (and any proxy) sees the stream open.
+    head += chunk_of(": stream open\n\n");
+    enqueue(std::move(head), false);
+    // Attach after the head is queued, so every message follows it; once the
+    // client sees the head, messages reach it. When the session ended
+    // meanwhile, attach() finishes the stream (an empty, ended stream).
+    if (!m_hub->attach(shared_from_this())) {
+      return;
+    }
+    watch_for_close();
+    arm_keepalive();
+  }
+
+  bool offer(const std::string& message) override { return enqueue(chunk_of(sse_event(message)), true); }
+
+  void finish() override {
+    bool start_writing = false;
+    {
+      std::lock_guard lock(m_mutex);
+      if (m_closed || m_finishing) {
+        return;
+      }
+      m_finishing = true;
+      m_queue.emplace_back("0\r\n\r\n");
+      start_writing = !m_writing;
+      m_writing = true;
+    }
+    if (start_writing) {
+      asio::post(m_executor, [self = shared_from_this()] { self->write_next(); });
+    }
+  }
+
+ private:
+  // Any thread. False when closed, or when the frame would overflow the
+  // queue, which closes the stream (the session lives on).
+  bool enqueue(std::string frame, bool bounded) {
+    bool start_writing = false;
+    {
+      std::lock_guard lock(m_mutex);
+      if (m_closed || m_finishing) {
+        return false;
+      }
+      if (bounded && m_queued_bytes + frame.size() > m_impl.options.sse_queue_bytes) {
+        m_closed = true;
+        asio::post(m_executor, [self = shared_from_this()] { self->abort(); });
+        return false;
+      }
+      m_queued_bytes += frame.size();
+      m_queue.push_back(std::move(frame));
+      start_writing = !m_writing;
+      m_writing = true;
+    }
+    if (start_writing) {
+      asio::post(m_executor, [self = shared_from_this()] { self->write_next(); });
+    }
+    return true;
+  }
+
+  // Strand: sends everything queued in one write.
+  void write_next() {
+    {
+      std::lock_guard lock(m_mutex);
+      if (m_closed) {
+        m_writing = false;
+        return;
+      }
+      if (m_queue.empty()) {
+        m_writing = false;
+        if (!m_finishing) {
+          return;
+        }
+      } else {
+        m_out.clear();
+        for (const std::string& frame : m_queue) {
+          m_out += frame;
+        }
+        m_queue.clear();
+        m_queued_bytes = 0;
+      }
+    }
+    if (m_out.empty()) {
+      abort();  // finishing and everything is sent, the last chunk included
+      return;
+    }
+    m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
+    asio::async_write(m_stream, asio::buffer(m_out),
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_written(ec); });
+  }
+
+  void on_written(beast::error_code ec) {
+    m_out.clear();
+    if (ec) {
+      abort();
+      return;
+    }
+    write_next();
+  }
+
+  // Strand: a GET stream carries nothing from the client, so a completed
+  // read means it closed (or misbehaves); either way the stream ends now
+  // rather than at the next keep-alive.
+  void watch_for_close() {
+    m_stream.socket().async_read_some(
+        asio::buffer(m_discard), asio::bind_executor(m_executor, [self = shared_from_this()](
+                                                                     beast::error_code ec, std::size_t) {
+          if (ec) {
+            self->abort();
+            return;
+          }
+          self->watch_for_close();
+        }));
+  }
+
+  void arm_keepalive() {
+    m_keepalive.expires_after(std::chrono::milliseconds(m_impl.options.sse_keepalive_ms));
+    m_keepalive.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec) {
+        return;  // cancelled: the stream is closing
+      }
+      // Writing a comment is how a dead peer gets noticed (the write fails).
+      if (self->enqueue(chunk_of(": keepalive\n\n"), true)) {
+        self->arm_keepalive();
+      }
+    });
+  }
+
+  // Strand: closes the socket at once; idempotent.
+  void abort() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_closed = true;
+      m_queue.clear();
+      m_queued_bytes = 0;
+    }
+    if (m_aborted) {
+      return;
+    }
+    m_aborted = true;
+    m_keepalive.cancel();
+    beast::error_code ignored;
+    m_stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    m_stream.close();
+    m_hub->detach(this);
+  }
+
+  Impl& m_impl;
+  beast::tcp_stream m_stream;
+  beast::tcp_stream::executor_type m_executor;
+  asio::steady_timer m_keepalive;
+  std::shared_ptr<EventHub> m_hub;
+  std::mutex m_mutex;  // guards the queue and the flags below it
+  std::deque<std::string> m_queue;
+  std::size_t m_queued_bytes = 0;
+  bool m_writing = false;
+  bool m_closed = false;
+  bool m_finishing = false;
+  // Strand only.
+  bool m_aborted = false;
+  std::string m_out;
+  std::array<char, 512> m_discard{};
+};
+
+// One accepted connection: read a request, answer it, repeat while the
+// client keeps the connection alive. A GET hands the socket to an SseStream.
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  HttpConnection(Impl& impl, tcp::socket socket) : m_impl(impl), m_stream(std::move(socket)) {}
+
+  void start() {
+    asio::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->read_header(); });
+  }
+
+ private:
+  void read_header() {
+    m_parser.emplace();
+    m_parser->header_limit(k_header_limit);
+    m_parser->body_limit(m_impl.options.max_body_bytes);
+    m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
+    http::async_read_header(m_stream, m_buffer, *m_parser,
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  }
+
+  void on_header(beast::error_code ec) {
+    if (ec) {
+      return on_read_error(ec);
+    }
+    // Everything that depends only on the head is decided before the body
+    // is read, so a refused client (no token, foreign Origin) cannot make us
+    // buffer megabytes.
+    const auto expect = m_parser->get().find(http::field::expect);
+    const bool expects_continue =
+        expect != m_parser->get().end() && beast::iequals(expect->value(), "100-continue");
+    if (!admit(m_parser->get())) {
+      const std::uint64_t length = m_parser->content_length().value_or(0);
+      if (m_parser->chunked() || length > k_discarded_body_limit || (length > 0 && expects_continue)) {
+        m_keep_alive = false;  // the unread body would be taken for the next request
+      } else if (length > 0) {
+        m_refused = true;  // small: read and drop it, keep the connection
+        return read_body();
+      }
+      return send();
+    }
+    if (expects_continue) {
+      // curl and others wait for this before sending a large body.
+      static constexpr std::string_view k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
+      asio::async_write(m_stream, asio::buffer(k_continue.data(), k_continue.size()),
+                        [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
+                          if (write_ec) {
+                            return self->close();
+                          }
+                          self->read_body();
+                        });
+      return;
+    }
+    read_body();
+  }
+
+  void read_body() {
+    http::async_read(m_stream, m_buffer, *m_parser,
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
+  }
+
+  void on_body(beast::error_code ec) {
+    if (ec) {
+      m_refused = false;
+      return on_read_error(ec);
+    }
+    if (m_refused) {
+      m_refused = false;
+      m_parser.reset();
+      return send();  // the refusal admit() prepared
+    }
+    Request request = m_parser->release();
+    m_parser.reset();
+    handle(request);
+  }
+
+  void on_read_error(beast::error_code ec) {
+    if (ec == http::error::body_limit) {
+      m_keep_alive = false;
+      return send_error(http::status::payload_too_large, k_transport_error,
+                        "Payload Too Large: the body exceeds " + std::to_string(m_impl.options.max_body_bytes) +
+                            " bytes");
+    }
+    if (ec == http::error::header_limit) {
+      m_keep_alive = false;
+      return send_error(http::status::request_header_fields_too_large, k_transport_error,
+                        "Request Header Fields Too Large");
+    }
+    if (is_http_parse_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      m_keep_alive = false;
+      return send_error(http::status::bad_request, k_transport_error, "Bad Request: malformed HTTP");
+    }
+    // The peer closed, timed out (Beast already closed the socket) or reset.
+    close();
+  }
+
+  // The checks on the request head, in the order that leaks least: Host and
+  // Origin (DNS rebinding) first, so a page on another site learns nothing,
+  // not even whether a token is needed; then path, method, token, protocol
+  // version and media types. False when refused: m_response holds the answer.
+  bool admit(const Request& head) {
+    m_keep_alive = head.keep_alive();
+    const HttpOptions& options = m_impl.options;
+    if (!request_origin_allowed(header(head, http::field::host).value_or(std::string_view{}),
+                                header(head, http::field::origin), m_impl.loopback_listener,
+                                options.allowed_hosts)) {
+      prepare_error(http::status::forbidden, k_transport_error, "Forbidden: Host or Origin header not allowed");
+      return false;
+    }
+    if (target_path(view(head.target())) != options.path) {
+      prepare_error(http::status::not_found, k_transport_error, "Not Found");
+      return false;
+    }
+    const http::verb method = head.method();
+    if (method != http::verb::post && method != http::verb::get && method != http::verb::delete_) {
+      prepare_error(http::status::method_not_allowed, k_transport_error, "Method Not Allowed");
+      m_response.set(http::field::allow, "GET, POST, DELETE");
+      return false;
+    }
+
+    m_caller.reset();
+    if (const auto authorization = header(head, http::field::authorization)) {
+      if (const std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
+        m_caller = m_impl.authenticate(*bearer);
+      }
+    } else if (options.allow_anonymous) {
+      m_caller = mcp::Caller{};
+    }
+    if (!m_caller) {
+      prepare_error(http::status::unauthorized, k_transport_error, "Unauthorized: a valid bearer token is required");
+      m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
+      return false;
+    }
+
+    if (const auto version = header(head, "MCP-Protocol-Version"); version && !protocol_version_supported(*version)) {
+      prepare_error(http::status::bad_request, k_transport_error,
+                    "Bad Request: unsupported MCP-Protocol-Version " + std::string(*version));
+      return false;
+    }
+
+    const std::string_view accept = header(head, http::field::accept).value_or(std::string_view{});
+    if (method == http::verb::post) {
+      if (!is_json_content_type(header(head, http::field::content_type).value_or(std::string_view{}))) {
+        prepare_error(http::status::unsupported_media_type, k_transport_error,
+                      "Unsupported Media Type: Content-Type must be application/json");
+        return false;
+      }
+      if (!accept_allows(accept, "application/json") && !accept_allows(accept, "text/event-stream")) {
+        prepare_error(http::status::not_acceptable, k_transport_error,
+                      "Not Acceptable: Accept must allow application/json or text/event-stream");
+        return false;
+      }
+    } else if (method == http::verb::get && !accept_allows(accept, "text/event-stream")) {
+      prepare_error(http::status::not_acceptable, k_transport_error,
+                    "Not Acceptable: a GET stream needs Accept: text/event-stream");
+      return false;
+    }
+    return true;
+  }
+
+  // An admitted request with its body.
+  void handle(Request& request) {
+    switch (request.method()) {
+      case http::verb::post:
+        return handle_post(request, *m_caller);
+      case http::verb::get:
+        return handle_get(request, *m_caller);
+      default:
+        return handle_delete(request, *m_caller);
+    }
+  }
+
+  void handle_post(Request& request, const mcp::Caller& caller) {
+    // admit() made sure Accept allows one of the two.
+    const bool as_event_stream =
+        !accept_allows(header(request, http::field::accept).value_or(std::string_view{}), "application/json");
+
+    if (const auto session_id = header(request, "Mcp-Session-Id")) {
+      const std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
+      if (!session) {
+        return send_error(http::status::not_found, k_session_not_found, "Session not found");
+      }
+      std::optional<std::string> answer = session->session->handle(request.body());
+      session->last_used_ms.store(SessionRegistry::now_ms(), std::memory_order_relaxed);
+      return send_answer(std::move(answer), as_event_stream, nullptr);
+    }
+
+    if (!is_initialize_request(request.body())) {
+      return send_error(http::status::bad_request, k_transport_error,
+                        "Bad Request: Mcp-Session-Id header is required (only initialize may come without it)");
+    }
+    if (!m_impl.registry.has_room()) {
+      return send_error(http::status::service_unavailable, k_transport_error, "Service Unavailable: too many sessions");
+    }
+    std::optional<std::string> id = new_session_id();
+    if (!id) {
+      return send_error(http::status::internal_server_error, k_internal_error, "no randomness for a session id");
+    }
+    auto session = std::make_shared<HttpSession>();
+    session->id = std::move(*id);
+    session->caller = caller;
+    session->hub = std::make_shared<EventHub>();
+    std::weak_ptr<EventHub> hub = session->hub;
+    session->session = m_impl.server.open_session(caller, [hub](std::string message) {
+      if (const std::shared_ptr<EventHub> alive = hub.lock()) {
+        alive->publish(message);
+      }
+    });
+    std::optional<std::string> answer = session->session->handle(request.body());
+    if (!session->session->initialized()) {
+      // A refused initialize leaves nothing behind.
+      session->session->close();
+      return send_answer(std::move(answer), as_event_stream, nullptr);
+    }
+    if (!m_impl.registry.add(session)) {
+      session->session->close();
+      return send_error(http::status::service_unavailable, k_transport_error, "Service Unavailable: too many sessions");
+    }
+    send_answer(std::move(answer), as_event_stream, &session->id);
+  }
+
+  void handle_get(Request& request, const mcp::Caller& caller) {
+    const auto session_id = header(request, "Mcp-Session-Id");
+    if (!session_id) {
+      return send_error(http::status::bad_request, k_transport_error, "Bad Request: Mcp-Session-Id header is required");
+    }
+    const std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
+    if (!session) {
+      return send_error(http::status::not_found, k_session_not_found, "Session not found");
+    }
+    // The socket now belongs to the stream; this connection ends here.
+    std::make_shared<SseStream>(m_impl, std::move(m_stream), session->hub)->start();
+  }
+
+  void handle_delete(Request& request, const mcp::Caller& caller) {
+    const auto session_id = header(request, "Mcp-Session-Id");
+    if (!session_id) {
+      return send_error(http::status::bad_request, k_transport_error, "Bad Request: Mcp-Session-Id header is required");
+    }
+    const std::shared_ptr<HttpSession> session = m_impl.registry.remove(*session_id, caller);
+    if (!session) {
+      return send_error(http::status::not_found, k_session_not_found, "Session not found");
+    }
+    Impl::end_session(*session);
+    prepare(http::status::ok);
+    send();
+  }
+
+  void send_answer(std::optional<std::string> answer, bool as_event_stream, const std::string* session_id) {
+    if (!answer) {
+      prepare(http::status::accepted);
+    } else if (as_event_stream) {
+      prepare(http::status::ok);
+      m_response.set(http::field::content_type, "text/event-stream");
+      m_response.set(http::field::cache_control, "no-cache");
+      m_response.body() = sse_event(*answer);
+    } else {
+      prepare(http::status::ok);
+      m_response.set(http::field::content_type, "application/json");
+      m_response.body() = std::move(*answer);
+    }
+    if (session_id != nullptr) {
+      m_response.set("Mcp-Session-Id", *session_id);
+    }
+    send();
+  }
+
+  void prepare(http::status status) {
+    m_response = Response{};
+    m_response.version(11);
+    m_response.result(status);
+  }
+
+  void prepare_error(http::status status, int code, std::string_view message) {
+    prepare(status);
+    m_response.set(http::field::content_type, "application/json");
+    m_response.body() = jsonrpc_error_body(code, message);
+  }
+
+  void send_error(http::status status, int code, std::string_view message) {
+    prepare_error(status, code, message);
+    send();
+  }
+
+  void send() {
+    m_response.keep_alive(m_keep_alive);
+    m_response.prepare_payload();
+    m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
+    http::async_write(m_stream, m_response,
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_written(ec); });
+  }
+
+  void on_written(beast::error_code ec) {
+    if (ec || m_impl.stopped.load(std::memory_order_relaxed)) {
+      return close();
+    }
+    if (!m_keep_alive) {
+      return linger_then_close();
+    }
+    read_header();
+  }
+
+  // After a final response the client may still be sending (a refused body):
+  // closing with unread bytes would reset the connection and could destroy
+  // the response before the client reads it. So half-close, discard what
+  // still arrives for a moment, then close.
+  void linger_then_close() {
+    beast::error_code ignored;
+    m_stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    m_stream.expires_after(std::chrono::seconds(2));
+    m_stream.async_read_some(asio::buffer(m_discard), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) {
+        return self->close();
+      }
+      self->linger_then_close();
+    });
+  }
+
+  void close() {
+    beast::error_code ignored;
+    m_stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    m_stream.close();
+  }
+
+  Impl& m_impl;
+  beast::tcp_stream m_stream;
+  beast::flat_buffer m_buffer;
+  std::optional<http::request_parser<http::string_body>> m_parser;
+  Response m_response;
+  bool m_keep_alive = false;
+  std::optional<mcp::Caller> m_caller;  // who sent the request being handled (set by admit)
+  bool m_refused = false;                // reading the small body of a refused request
+  std::array<char, 4096> m_discard{};
+};
+
+}  // namespace
+
+Result<void> Impl::listen() {
+  beast::error_code ec;
+  std::string host = options.listen_host;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  const std::string where = options.listen_host + ":" + std::to_string(options.port);
+  tcp::resolver resolver(ioc);
+  const auto endpoints = resolver.resolve(host, std::to_string(options.port),
+                                          tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || endpoints.empty()) {
+    return fail(ErrorCode::invalid_argument, "cannot resolve listen address " + where + ": " + ec.message());
+  }
+  const tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) {
+    acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  }
+  if (!ec) {
+    acceptor.bind(endpoint, ec);
+  }
+  if (!ec) {
+    acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  }
+  if (ec) {
+    return fail(ErrorCode::io_error, "cannot listen on " + where + ": " + ec.message());
+  }
+  port = acceptor.local_endpoint(ec).port();
+  return {};
+}
+
+void Impl::launch() {
+  accept();
+  schedule_reap();
+  const unsigned count = options.threads == 0 ? 1 : options.threads;
+  threads.reserve(count);
+  for (unsigned i = 0; i < count; ++i) {
+    threads.emplace_back([this] {
+      // A handler that throws (allocation failure, a bug) must not take the
+      // server down: report it and keep serving.
+      while (!stopped.load()) {
+        try {
+          ioc.run();
+          return;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "skillrt serve: unexpected error in a request handler: %s\n", e.what());
+        }
+      }
+    });
+  }
+}
+
+void Impl::accept() {
+  acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    if (stopped.load() || ec == asio::error::operation_aborted) {
+      return;
+    }
+    if (ec) {
+      // Typically EMFILE: back off briefly instead of spinning.
+      accept_retry.expires_after(std::chrono::milliseconds(50));
+      accept_retry.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) {
+          accept();
+        }
+      });
+      return;
+    }
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    std::make_shared<HttpConnection>(*this, std::move(socket))->start();
+    accept();
+  });
+}
+
+void Impl::schedule_reap() {
+  const std::int64_t idle_ms = std::int64_t{options.idle_session_timeout_s} * 1000;
+  const std::int64_t interval_ms = std::clamp<std::int64_t>(idle_ms / 4, 250, 60'000);
+  reap_timer.expires_after(std::chrono::milliseconds(interval_ms));
+  reap_timer.async_wait([this, idle_ms](beast::error_code ec) {
+    if (ec || stopped.load()) {
+      return;
+    }
+    for (const std::shared_ptr<HttpSession>& session : registry.remove_idle(SessionRegistry::now_ms(), idle_ms)) {
+      end_session(*session);
+    }
+    schedule_reap();
+  });
+}
+
+void Impl::end_session(HttpSession& session) {
+  session.hub->shut();
+  session.session->close();
+}
+
+void Impl::stop() {
+  stopped.store(true);
+  ioc.stop();
+}
+
+void Impl::join() {
+  std::lock_guard lock(join_mutex);
+  for (std::thread& thread : threads) {
+    if (thread.joinable()) {
+      thread.join();
+    }
+  }
+  beast::error_code ignored;
+  acceptor.close(ignored);
+}
+
+Impl::~Impl() {
+  stop();
+  join();
+  // No I/O thread runs any more: end every session so the MCP server stops
+  // calling our sinks before the pending handlers (and their sockets) go.
+  for (const std::shared_ptr<HttpSession>& session : registry.remove_all()) {
+    end_session(*session);
+  }
+}
+
+Result<std::unique_ptr<McpHttpServer>> McpHttpServer::start(HttpOptions options, mcp::Server& server,
+                                                            Authenticator authenticate) {
+  const bool loopback = is_loopback_host(options.listen_host);
+  if (options.allow_anonymous && !loopback) {
+    return fail(ErrorCode::invalid_argument, "anonymous access is only allowed on a loopback address "
+                                             "(127.0.0.1, ::1, localhost), not " +
+                                                 options.listen_host);
+  }
+  if (options.path.empty() || options.path.front() != '/') {
+    return fail(ErrorCode::invalid_argument, "the endpoint path must start with '/': " + options.path);
+  }
+  auto impl = std::make_unique<Impl>(std::move(options), server, std::move(authenticate), loopback);
+  if (Result<void> listening = impl->listen(); !listening) {
+    return tl::unexpected(listening.error());
+  }
+  impl->launch();
+  return std::unique_ptr<McpHttpServer>(new McpHttpServer(std::move(impl)));
+}
+
+McpHttpServer::McpHttpServer(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+McpHttpServer::~McpHttpServer() = default;
+
+std::uint16_t McpHttpServer::bound_port() const { return m_impl->port; }
+
+void McpHttpServer::wait() { m_impl->join(); }
+
+void McpHttpServer::stop() { m_impl->stop(); }
+
+}  // namespace skillrt::net

@@ -1,0 +1,72 @@
+// MCP Streamable HTTP (protocol revisions 2025-03-26 … 2025-11-25) over
+// Boost.Beast, behind a pimpl: this header includes no Boost, and only the
+// .cpp files of src/net do. One endpoint path (default /mcp):
+//   POST   one JSON-RPC message → application/json (or text/event-stream
+//          when the client accepts only that); notifications/responses → 202
+//   GET    text/event-stream for server-initiated messages (list_changed …)
+//   DELETE ends the session
+// Sessions are named by the Mcp-Session-Id header given at initialize.
+// Every request first passes the Host/Origin check (DNS rebinding) and the
+// bearer-token check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/server.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::net {
+
+struct HttpOptions {
+  std::string listen_host = "127.0.0.1";
+  std::uint16_t port = 8787;       // 0 = any free port (tests); bound_port() tells which
+  std::string path = "/mcp";
+  unsigned threads = 2;            // I/O threads
+  std::size_t max_body_bytes = 4u << 20;  // larger POST bodies get 413
+  std::size_t max_sessions = 10'000;      // past it, initialize gets 503
+  // Host names (without port) accepted in Host and Origin besides the
+  // loopback ones, which are always accepted on a loopback listener.
+  std::vector<std::string> allowed_hosts;
+  bool allow_anonymous = false;    // only honoured when listen_host is loopback
+  std::uint32_t idle_session_timeout_s = 3600;  // sessions unused this long are closed
+  // A request (headers and body, or an idle keep-alive connection) must
+  // arrive within this time, and a response must be taken within it.
+  std::uint32_t read_timeout_ms = 30'000;
+  std::uint32_t sse_keepalive_ms = 15'000;       // ": keepalive" comment on idle GET streams
+  std::size_t sse_queue_bytes = 1u << 20;        // a GET stream whose client lags this much is closed
+};
+
+// Bearer value → caller, or nullopt when the token is not valid (401).
+using Authenticator = std::function<std::optional<mcp::Caller>(const std::string& bearer)>;
+
+class McpHttpServer {
+ public:
+  // Binds and starts listening; fails with a clear message when the address
+  // is taken or when allow_anonymous is asked for on a non-loopback address.
+  static Result<std::unique_ptr<McpHttpServer>> start(HttpOptions options, mcp::Server& server,
+                                                      Authenticator authenticate);
+  ~McpHttpServer();
+  McpHttpServer(const McpHttpServer&) = delete;
+  McpHttpServer& operator=(const McpHttpServer&) = delete;
+
+  std::uint16_t bound_port() const;
+  // Blocks until stop() is called (from another thread or a signal handler's
+  // self-pipe) and every I/O thread has finished.
+  void wait();
+  // Thread-safe and idempotent: stops accepting, closes streams, returns at once.
+  void stop();
+
+  struct Impl;
+
+ private:
+  explicit McpHttpServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace skillrt::net

@@ -1,0 +1,68 @@
+// The HTTP sessions of one McpHttpServer: Mcp-Session-Id → the mcp::Session,
+// the caller that created it, its event streams and when it was last used.
+// A session answers only to the caller that created it: the same id with
+// another identity is "unknown" (404), so one user can never drive another's
+// session even with a leaked id. Boost-free; thread-safe (a reader-writer lock
+// held only for the map operations, never across Session::handle).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "mcp/server.hpp"
+#include "net/event_hub.hpp"
+
+namespace skillrt::net {
+
+struct HttpSession {
+  std::string id;
+  std::shared_ptr<mcp::Session> session;
+  mcp::Caller caller;
+  std::shared_ptr<EventHub> hub;
+  std::atomic<std::int64_t> last_used_ms{0};  // steady clock; see SessionRegistry::now_ms
+};
+
+// True when both name the same user in the same org (anonymous = no user, "" org).
+bool same_caller(const mcp::Caller& a, const mcp::Caller& b);
+
+class SessionRegistry {
+ public:
+  explicit SessionRegistry(std::size_t max_sessions) : m_max_sessions(max_sessions) {}
+
+  // Milliseconds on the steady clock, the unit of last_used_ms.
+  static std::int64_t now_ms();
+
+  // The session named `id` if `caller` created it (and marks it used); null otherwise.
+  std::shared_ptr<HttpSession> find(std::string_view id, const mcp::Caller& caller);
+  // Registers a new session; false when max_sessions are open or the id is taken.
+  bool add(std::shared_ptr<HttpSession> session);
+  // True when another session may be added right now.
+  bool has_room() const;
+  // Removes and returns the session if `caller` created it; null otherwise.
+  std::shared_ptr<HttpSession> remove(std::string_view id, const mcp::Caller& caller);
+  // Removes and returns the sessions unused for `idle_ms` that have no open
+  // event stream (an open stream is a live client).
+  std::vector<std::shared_ptr<HttpSession>> remove_idle(std::int64_t now, std::int64_t idle_ms);
+  // Removes and returns every session (shutdown).
+  std::vector<std::shared_ptr<HttpSession>> remove_all();
+  std::size_t size() const;
+
+ private:
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
+  };
+
+  const std::size_t m_max_sessions;
+  mutable std::shared_mutex m_mutex;
+  std::unordered_map<std::string, std::shared_ptr<HttpSession>, KeyHash, std::equal_to<>> m_sessions;
+};
+
+}  // namespace skillrt::net

@@ -1,0 +1,592 @@
+// The Streamable HTTP transport end to end: real sockets on 127.0.0.1, the
+// real mcp::Server over a temp home, the real SQLite token store, and a raw
+// HTTP client (test_http_client.hpp) that can misbehave on purpose.
+#include "net/mcp_http_server.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <regex>
+#include <thread>
+
+#include "net/token_authenticator.hpp"
+#include "store/open_store.hpp"
+#include "support/temp_tree.hpp"
+#include "unit/net/test_http_client.hpp"
+
+namespace skillrt::net {
+namespace {
+
+using namespace std::chrono_literals;
+using test::HttpReply;
+using test::HttpTestClient;
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+constexpr const char* k_initialize =
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},)"
+    R"("clientInfo":{"name":"net-test","version":"1"}}})";
+constexpr const char* k_initialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+constexpr const char* k_tools_list = R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})";
+constexpr const char* k_skills_list =
+    R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"skills_list","arguments":{}}})";
+
+std::string skill_md(const std::string& name, const std::string& description) {
+  return "---\nname: " + name + "\ndescription: " + description + "\n---\n\n# " + name + "\n\nSteps.\n";
+}
+
+class McpHttpServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_tree.write("skills/devops/deploy/SKILL.md", skill_md("deploy", "Ship the service"));
+    m_tree.write("skills/notes/SKILL.md", skill_md("notes", "Take notes"));
+    m_tree.write("users/alice/skills/alice-secret/SKILL.md", skill_md("alice-secret", "Only for Alice"));
+    m_ctx.home = m_tree.path();
+    m_ctx.cwd = m_tree.path();
+    m_ctx.env = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
+    auto tokens = store::open_token_store("", m_ctx);
+    ASSERT_TRUE(tokens) << tokens.error().message;
+    m_tokens = std::move(*tokens);
+    auto alice = m_tokens->create_token("alice", "org1", "test");
+    auto bob = m_tokens->create_token("bob", "org1", "test");
+    ASSERT_TRUE(alice && bob);
+    m_alice = alice->bearer;
+    m_bob = bob->bearer;
+
+    mcp::ServerOptions options;
+    options.base = m_ctx;
+    options.transport = "http";
+    options.watch = false;
+    m_mcp = std::make_unique<mcp::Server>(std::move(options));
+  }
+
+  void TearDown() override {
+    m_http.reset();
+    m_mcp.reset();
+  }
+
+  HttpOptions options(bool anonymous = true) {
+    HttpOptions options;
+    options.listen_host = "127.0.0.1";
+    options.port = 0;
+    options.threads = 2;
+    options.allow_anonymous = anonymous;
+    return options;
+  }
+
+  void start(HttpOptions options) {
+    auto started = McpHttpServer::start(std::move(options), *m_mcp, token_store_authenticator(m_tokens));
+    ASSERT_TRUE(started) << started.error().message;
+    m_http = std::move(*started);
+    m_port = m_http->bound_port();
+    ASSERT_NE(m_port, 0);
+  }
+
+  static Headers post_headers(const std::string& bearer = {}, const std::string& session = {}) {
+    Headers headers{{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
+    if (!bearer.empty()) {
+      headers.emplace_back("Authorization", "Bearer " + bearer);
+    }
+    if (!session.empty()) {
+      headers.emplace_back("Mcp-Session-Id", session);
+    }
+    return headers;
+  }
+
+  // One request on `client`, its reply (a failed read is an empty reply).
+  static HttpReply exchange(HttpTestClient& client, const std::string& method, const Headers& headers,
+                            const std::string& body = {}, const std::string& target = "/mcp") {
+    EXPECT_TRUE(client.send_request(method, target, headers, body));
+    std::optional<HttpReply> reply = client.read_reply();
+    EXPECT_TRUE(reply) << method << " " << target << ": no reply";
+    return reply.value_or(HttpReply{});
+  }
+
+  HttpReply post(const std::string& body, const Headers& headers) {
+    HttpTestClient client(m_port);
+    return exchange(client, "POST", headers, body);
+  }
+
+  // initialize + notifications/initialized on `client`; the session id.
+  std::string open_session(HttpTestClient& client, const std::string& bearer = {}) {
+    const HttpReply init = exchange(client, "POST", post_headers(bearer), k_initialize);
+    EXPECT_EQ(init.status, 200) << init.body;
+    const std::string id = init.header("mcp-session-id");
+    EXPECT_EQ(exchange(client, "POST", post_headers(bearer, id), k_initialized).status, 202);
+    return id;
+  }
+
+  std::string open_session(const std::string& bearer = {}) {
+    HttpTestClient client(m_port);
+    return open_session(client, bearer);
+  }
+
+  // A GET stream on its own connection, its head already read.
+  std::unique_ptr<HttpTestClient> open_stream(const std::string& session, const std::string& bearer = {}) {
+    auto client = std::make_unique<HttpTestClient>(m_port);
+    Headers headers{{"Accept", "text/event-stream"}, {"Mcp-Session-Id", session}};
+    if (!bearer.empty()) {
+      headers.emplace_back("Authorization", "Bearer " + bearer);
+    }
+    EXPECT_TRUE(client->send_request("GET", "/mcp", headers));
+    const std::optional<HttpReply> head = client->read_head();
+    EXPECT_TRUE(head);
+    EXPECT_EQ(head.value_or(HttpReply{}).status, 200);
+    EXPECT_EQ(head.value_or(HttpReply{}).header("content-type"), "text/event-stream");
+    EXPECT_TRUE(client->read_stream_until(": stream open"));
+    return client;
+  }
+
+  test::TempTree m_tree;
+  core::Context m_ctx;
+  std::shared_ptr<core::TokenStore> m_tokens;
+  std::string m_alice;
+  std::string m_bob;
+  std::unique_ptr<mcp::Server> m_mcp;
+  std::unique_ptr<McpHttpServer> m_http;
+  std::uint16_t m_port = 0;
+};
+
+TEST_F(McpHttpServerTest, InitializeThenRequestsOnOneKeptAliveConnection) {
+  start(options());
+  HttpTestClient client(m_port);
+  const HttpReply init = exchange(client, "POST", post_headers(), k_initialize);
+  ASSERT_EQ(init.status, 200) << init.body;
+  EXPECT_EQ(init.header("content-type"), "application/json");
+  EXPECT_TRUE(std::regex_match(init.header("mcp-session-id"), std::regex("[0-9a-f]{32}")));
+  EXPECT_NE(init.body.find("\"protocolVersion\":\"2025-11-25\""), std::string::npos) << init.body;
+  const std::string session = init.header("mcp-session-id");
+
+  const HttpReply initialized = exchange(client, "POST", post_headers({}, session), k_initialized);
+  EXPECT_EQ(initialized.status, 202);
+  EXPECT_TRUE(initialized.body.empty());
+
+  const HttpReply tools = exchange(client, "POST", post_headers({}, session), k_tools_list);
+  EXPECT_EQ(tools.status, 200);
+  EXPECT_NE(tools.body.find("\"skill_view\""), std::string::npos) << tools.body;
+  EXPECT_TRUE(tools.header("mcp-session-id").empty());
+
+  // A supported older revision in the header is fine (2025-03-26 clients send it).
+  Headers older = post_headers({}, session);
+  older.emplace_back("MCP-Protocol-Version", "2025-03-26");
+  EXPECT_EQ(exchange(client, "POST", older, k_tools_list).status, 200);
+}
+
+TEST_F(McpHttpServerTest, SessionIdRules) {
+  start(options());
+  // Only initialize may come without a session.
+  const HttpReply missing = post(k_tools_list, post_headers());
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_NE(missing.body.find("\"id\":null"), std::string::npos) << missing.body;
+  EXPECT_EQ(post("{broken", post_headers()).status, 400);
+  // Unknown session.
+  EXPECT_EQ(post(k_tools_list, post_headers({}, "0123456789abcdef0123456789abcdef")).status, 404);
+  // Deleted session.
+  const std::string session = open_session();
+  HttpTestClient client(m_port);
+  Headers delete_headers{{"Mcp-Session-Id", session}};
+  EXPECT_EQ(m_mcp->session_count(), 1u);
+  EXPECT_EQ(exchange(client, "DELETE", delete_headers).status, 200);
+  EXPECT_EQ(m_mcp->session_count(), 0u);
+  EXPECT_EQ(exchange(client, "POST", post_headers({}, session), k_tools_list).status, 404);
+  EXPECT_EQ(exchange(client, "DELETE", delete_headers).status, 404);
+  EXPECT_EQ(exchange(client, "DELETE", {}).status, 400);
+  EXPECT_EQ(exchange(client, "GET", {{"Accept", "text/event-stream"}}).status, 400);
+}
+
+TEST_F(McpHttpServerTest, FailedInitializeKeepsNoSession) {
+  start(options());
+  const HttpReply reply =
+      post(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":"not an object"})", post_headers());
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_NE(reply.body.find("\"error\""), std::string::npos) << reply.body;
+  EXPECT_TRUE(reply.header("mcp-session-id").empty());
+  EXPECT_EQ(m_mcp->session_count(), 0u);
+}
+
+TEST_F(McpHttpServerTest, MediaTypesAndVersions) {
+  start(options());
+  const std::string session = open_session();
+  HttpTestClient client(m_port);
+  EXPECT_EQ(exchange(client, "POST", {{"Content-Type", "text/plain"}, {"Mcp-Session-Id", session}}, k_tools_list).status,
+            415);
+  EXPECT_EQ(exchange(client, "POST",
+                     {{"Content-Type", "application/json"}, {"Accept", "text/html"}, {"Mcp-Session-Id", session}},
+                     k_tools_list)
+                .status,
+            406);
+  // No Accept, or */*: JSON.
+  EXPECT_EQ(exchange(client, "POST", {{"Content-Type", "application/json"}, {"Mcp-Session-Id", session}}, k_tools_list)
+                .header("content-type"),
+            "application/json");
+  // Only text/event-stream: one SSE event, then the response ends.
+  const HttpReply sse = exchange(
+      client, "POST",
+      {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}, {"Mcp-Session-Id", session}},
+      k_tools_list);
+  EXPECT_EQ(sse.status, 200);
+  EXPECT_EQ(sse.header("content-type"), "text/event-stream");
+  EXPECT_EQ(sse.body.rfind("event: message\ndata: {", 0), 0u) << sse.body;
+  EXPECT_NE(sse.body.find("\"skill_view\""), std::string::npos);
+  EXPECT_EQ(sse.body.substr(sse.body.size() - 2), "\n\n");
+  // Unsupported protocol revision.
+  Headers future = post_headers({}, session);
+  future.emplace_back("MCP-Protocol-Version", "2099-01-01");
+  EXPECT_EQ(exchange(client, "POST", future, k_tools_list).status, 400);
+  // GET without text/event-stream.
+  EXPECT_EQ(exchange(client, "GET", {{"Accept", "application/json"}, {"Mcp-Session-Id", session}}).status, 406);
+}
+
+TEST_F(McpHttpServerTest, PathsAndMethods) {
+  start(options());
+  HttpTestClient client(m_port);
+  EXPECT_EQ(exchange(client, "POST", post_headers(), k_initialize, "/other").status, 404);
+  EXPECT_EQ(exchange(client, "POST", post_headers(), k_initialize, "/mcp/extra").status, 404);
+  const HttpReply put = exchange(client, "PUT", post_headers(), k_initialize);
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "GET, POST, DELETE");
+  // A query string does not change the path.
+  EXPECT_EQ(exchange(client, "POST", post_headers(), k_initialize, "/mcp?x=1").status, 200);
+}
+
+TEST_F(McpHttpServerTest, DnsRebindingIsRefusedBeforeAuthentication) {
+  start(options(/*anonymous=*/false));
+  Headers evil_host = post_headers();
+  evil_host.emplace_back("Host", "evil.example.com");
+  evil_host.emplace_back("Origin", "http://evil.example.com");
+  const HttpReply refused = post(k_initialize, evil_host);
+  EXPECT_EQ(refused.status, 403);  // not 401: checked first
+  EXPECT_NE(refused.body.find("\"error\""), std::string::npos);
+
+  Headers evil_origin = post_headers(m_alice);
+  evil_origin.emplace_back("Host", "localhost:" + std::to_string(m_port));
+  evil_origin.emplace_back("Origin", "http://evil.example.com");
+  EXPECT_EQ(post(k_initialize, evil_origin).status, 403);
+
+  Headers good = post_headers(m_alice);
+  good.emplace_back("Host", "localhost:" + std::to_string(m_port));
+  good.emplace_back("Origin", "http://localhost:" + std::to_string(m_port));
+  EXPECT_EQ(post(k_initialize, good).status, 200);
+}
+
+TEST_F(McpHttpServerTest, AllowedHostsAreAccepted) {
+  HttpOptions with_host = options();
+  with_host.allowed_hosts = {"skills.test"};
+  start(with_host);
+  Headers headers = post_headers();
+  headers.emplace_back("Host", "skills.test:8787");
+  headers.emplace_back("Origin", "https://skills.test:8787");
+  EXPECT_EQ(post(k_initialize, headers).status, 200);
+}
+
+TEST_F(McpHttpServerTest, BearerTokens) {
+  start(options(/*anonymous=*/false));
+  const HttpReply none = post(k_initialize, post_headers());
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(none.header("www-authenticate"), "Bearer realm=\"skillrt\"");
+  EXPECT_EQ(post(k_initialize, post_headers("skrt_bogus_bogus")).status, 401);
+  Headers basic = post_headers();
+  basic.emplace_back("Authorization", "Basic YWxpY2U6eA==");
+  EXPECT_EQ(post(k_initialize, basic).status, 401);
+  EXPECT_EQ(post(k_initialize, post_headers(m_alice)).status, 200);
+  // Refused from the head alone: the announced megabyte is never waited for.
+  HttpTestClient client(m_port);
+  ASSERT_TRUE(client.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                              "Content-Length: 1000000\r\n\r\n{"));
+  const std::optional<HttpReply> early = client.read_reply(3000);
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->status, 401);
+  EXPECT_EQ(early->header("connection"), "close");
+}
+
+TEST_F(McpHttpServerTest, AnonymousStillRefusesBadTokens) {
+  start(options(/*anonymous=*/true));
+  EXPECT_EQ(post(k_initialize, post_headers()).status, 200);
+  EXPECT_EQ(post(k_initialize, post_headers("skrt_bogus_bogus")).status, 401);
+}
+
+TEST_F(McpHttpServerTest, SessionIsBoundToItsCaller) {
+  start(options(/*anonymous=*/true));
+  const std::string alice_session = open_session(m_alice);
+  ASSERT_FALSE(alice_session.empty());
+  HttpTestClient client(m_port);
+  // Bob, or an anonymous caller, holding Alice's session id get nothing.
+  EXPECT_EQ(exchange(client, "POST", post_headers(m_bob, alice_session), k_skills_list).status, 404);
+  EXPECT_EQ(exchange(client, "POST", post_headers({}, alice_session), k_skills_list).status, 404);
+  EXPECT_EQ(exchange(client, "GET",
+                     {{"Accept", "text/event-stream"},
+                      {"Mcp-Session-Id", alice_session},
+                      {"Authorization", "Bearer " + m_bob}})
+                .status,
+            404);
+  EXPECT_EQ(exchange(client, "DELETE", {{"Mcp-Session-Id", alice_session}, {"Authorization", "Bearer " + m_bob}}).status,
+            404);
+  // ... and Alice's session is untouched.
+  EXPECT_EQ(exchange(client, "POST", post_headers(m_alice, alice_session), k_skills_list).status, 200);
+}
+
+TEST_F(McpHttpServerTest, TwoUsersSeeTheirOwnSkills) {
+  start(options(/*anonymous=*/false));
+  const std::string alice_session = open_session(m_alice);
+  const std::string bob_session = open_session(m_bob);
+  const HttpReply alice = post(k_skills_list, post_headers(m_alice, alice_session));
+  const HttpReply bob = post(k_skills_list, post_headers(m_bob, bob_session));
+  ASSERT_EQ(alice.status, 200);
+  ASSERT_EQ(bob.status, 200);
+  EXPECT_NE(alice.body.find("alice-secret"), std::string::npos) << alice.body;
+  EXPECT_NE(alice.body.find("deploy"), std::string::npos);
+  EXPECT_EQ(bob.body.find("alice-secret"), std::string::npos) << bob.body;
+  EXPECT_NE(bob.body.find("deploy"), std::string::npos);
+}
+
+TEST_F(McpHttpServerTest, EventStreamCarriesNotifications) {
+  start(options());
+  const std::string session = open_session();
+  auto stream = open_stream(session);
+  m_mcp->notify_changed({});
+  const std::optional<std::string> events = stream->read_stream_until("list_changed");
+  ASSERT_TRUE(events);
+  EXPECT_NE(events->find("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/"), std::string::npos)
+      << *events;
+  // DELETE ends the stream cleanly (the terminal chunk).
+  HttpTestClient client(m_port);
+  EXPECT_EQ(exchange(client, "DELETE", {{"Mcp-Session-Id", session}}).status, 200);
+  std::optional<std::string> chunk;
+  do {
+    chunk = stream->read_chunk(5000);
+  } while (chunk && !chunk->empty());
+  EXPECT_TRUE(chunk && chunk->empty());
+}
+
+TEST_F(McpHttpServerTest, EachNotificationGoesToOneStream) {
+  start(options());
+  const std::string session = open_session();
+  auto first = open_stream(session);
+  auto second = open_stream(session);
+  m_mcp->notify_changed({});  // resources/list_changed + prompts/list_changed
+  const auto a = first->read_stream_until("list_changed", 5000);
+  const auto b = second->read_stream_until("list_changed", 5000);
+  ASSERT_TRUE(a && b);
+  const std::string both = *a + *b;
+  auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = both.find(needle); at != std::string::npos; at = both.find(needle, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(count("notifications/resources/list_changed"), 1u) << both;
+  EXPECT_EQ(count("notifications/prompts/list_changed"), 1u) << both;
+}
+
+TEST_F(McpHttpServerTest, KeepaliveComments) {
+  HttpOptions fast = options();
+  fast.sse_keepalive_ms = 100;
+  start(fast);
+  auto stream = open_stream(open_session());
+  EXPECT_TRUE(stream->read_stream_until(": keepalive", 3000));
+}
+
+TEST_F(McpHttpServerTest, LaggingStreamIsClosedSessionSurvives) {
+  HttpOptions small = options();
+  small.sse_queue_bytes = 64;  // smaller than one notification: the first one overflows
+  start(small);
+  const std::string session = open_session();
+  auto stream = open_stream(session);
+  m_mcp->notify_changed({});
+  EXPECT_TRUE(stream->closed_by_peer(5000));
+  EXPECT_EQ(post(k_tools_list, post_headers({}, session)).status, 200);
+  // A new stream works again.
+  auto again = open_stream(session);
+  EXPECT_TRUE(again->connected());
+}
+
+TEST_F(McpHttpServerTest, ClientThatStopsReadingIsCutOff) {
+  HttpOptions modest = options();
+  modest.sse_queue_bytes = 16 * 1024;
+  start(modest);
+  const std::string session = open_session();
+  // A client with a tiny receive window that never reads its stream.
+  auto stream = std::make_unique<HttpTestClient>(m_port, /*receive_buffer=*/2048);
+  ASSERT_TRUE(stream->send_request("GET", "/mcp", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", session}}));
+  ASSERT_TRUE(stream->read_head());
+  // Far more than the socket buffers and the 16 KiB queue can hold, sent
+  // while the client reads nothing.
+  for (int i = 0; i < 20'000; ++i) {
+    m_mcp->notify_changed({});
+  }
+  // Reading now drains what the kernel buffered, then meets the end: the
+  // server gave up on the stream instead of queueing without bound.
+  EXPECT_TRUE(stream->closed_by_peer(5000));
+  EXPECT_EQ(post(k_tools_list, post_headers({}, session)).status, 200);
+}
+
+TEST_F(McpHttpServerTest, ClientVanishingMidStreamIsHarmless) {
+  start(options());
+  const std::string session = open_session();
+  {
+    auto stream = open_stream(session);
+  }  // closed by the client
+  {
+    // Half a request, then gone.
+    HttpTestClient client(m_port);
+    client.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"");
+  }
+  std::this_thread::sleep_for(100ms);
+  m_mcp->notify_changed({});
+  m_mcp->notify_changed({});
+  EXPECT_EQ(post(k_tools_list, post_headers({}, session)).status, 200);
+}
+
+TEST_F(McpHttpServerTest, SlowRequestTimesOut) {
+  HttpOptions quick = options();
+  quick.read_timeout_ms = 300;
+  start(quick);
+  HttpTestClient client(m_port);
+  ASSERT_TRUE(client.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"));  // and nothing more
+  const auto begin = std::chrono::steady_clock::now();
+  EXPECT_TRUE(client.closed_by_peer(5000));
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 3s);
+  // The server is still fine.
+  EXPECT_EQ(post(k_initialize, post_headers()).status, 200);
+}
+
+TEST_F(McpHttpServerTest, OversizeBodyIs413BeforeItIsRead) {
+  HttpOptions limited = options();
+  limited.max_body_bytes = 1024;
+  start(limited);
+  HttpTestClient client(m_port);
+  ASSERT_TRUE(client.send_raw(
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n"));
+  const std::optional<HttpReply> reply = client.read_reply();
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->status, 413);
+  EXPECT_TRUE(client.closed_by_peer(3000));
+  // The body already on its way (no Expect: 100-continue): the 413 still arrives.
+  HttpTestClient eager(m_port);
+  ASSERT_TRUE(eager.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Content-Length: 200000\r\n\r\n" +
+                             std::string(200000, ' ')));
+  const std::optional<HttpReply> eager_reply = eager.read_reply();
+  ASSERT_TRUE(eager_reply);
+  EXPECT_EQ(eager_reply->status, 413);
+  // Just under the limit is read and answered.
+  std::string body = k_initialize;
+  EXPECT_EQ(post(body, post_headers()).status, 200);
+}
+
+TEST_F(McpHttpServerTest, ChunkedBodies) {
+  HttpOptions limited = options();
+  limited.max_body_bytes = 1024;
+  start(limited);
+  auto chunked = [](const std::string& body) {
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx", body.size());
+    return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+           "Transfer-Encoding: chunked\r\n\r\n" +
+           std::string(size) + "\r\n" + body + "\r\n0\r\n\r\n";
+  };
+  HttpTestClient client(m_port);
+  ASSERT_TRUE(client.send_raw(chunked(k_initialize)));
+  const std::optional<HttpReply> reply = client.read_reply();
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->status, 200);
+  // Chunks past the limit are cut off as they arrive.
+  HttpTestClient big(m_port);
+  ASSERT_TRUE(big.send_raw(chunked(std::string(5000, ' '))));
+  const std::optional<HttpReply> refused = big.read_reply();
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 413);
+}
+
+TEST_F(McpHttpServerTest, MalformedHttpIs400AndClosed) {
+  start(options());
+  for (const char* garbage : {"GARBAGE\r\n\r\n", "POST /mcp HTTP/9.9\r\nHost: x\r\n\r\n",
+                              "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n"}) {
+    HttpTestClient client(m_port);
+    ASSERT_TRUE(client.send_raw(garbage));
+    const std::optional<HttpReply> reply = client.read_reply();
+    ASSERT_TRUE(reply) << garbage;
+    EXPECT_EQ(reply->status, 400) << garbage;
+    EXPECT_TRUE(client.closed_by_peer(3000)) << garbage;
+  }
+  HttpTestClient huge_header(m_port);
+  ASSERT_TRUE(huge_header.send_raw("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(20000, 'a') +
+                                   "\r\n\r\n"));
+  const std::optional<HttpReply> reply = huge_header.read_reply();
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->status, 431);
+}
+
+TEST_F(McpHttpServerTest, IdleSessionsAreReaped) {
+  HttpOptions short_lived = options();
+  short_lived.idle_session_timeout_s = 1;
+  start(short_lived);
+  const std::string idle = open_session();
+  const std::string streaming = open_session();
+  auto stream = open_stream(streaming);  // an open stream keeps its session
+  std::this_thread::sleep_for(1600ms);
+  EXPECT_EQ(post(k_tools_list, post_headers({}, idle)).status, 404);
+  EXPECT_EQ(post(k_tools_list, post_headers({}, streaming)).status, 200);
+  EXPECT_EQ(m_mcp->session_count(), 1u);
+}
+
+TEST_F(McpHttpServerTest, SessionLimit) {
+  HttpOptions two = options();
+  two.max_sessions = 2;
+  start(two);
+  open_session();
+  open_session();
+  EXPECT_EQ(post(k_initialize, post_headers()).status, 503);
+}
+
+TEST_F(McpHttpServerTest, StartRefusals) {
+  HttpOptions exposed = options(/*anonymous=*/true);
+  exposed.listen_host = "0.0.0.0";
+  auto refused = McpHttpServer::start(exposed, *m_mcp, token_store_authenticator(m_tokens));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("loopback"), std::string::npos);
+
+  start(options());
+  HttpOptions same_port = options();
+  same_port.port = m_port;
+  auto taken = McpHttpServer::start(same_port, *m_mcp, token_store_authenticator(m_tokens));
+  ASSERT_FALSE(taken);
+  EXPECT_NE(taken.error().message.find(std::to_string(m_port)), std::string::npos) << taken.error().message;
+}
+
+TEST_F(McpHttpServerTest, StopEndsOpenStreams) {
+  start(options());
+  auto stream = open_stream(open_session());
+  std::thread stopper([this] { m_http->stop(); });
+  m_http->wait();
+  stopper.join();
+  m_http.reset();
+  EXPECT_TRUE(stream->closed_by_peer(3000));
+}
+
+TEST_F(McpHttpServerTest, ParallelPostsOnOneSession) {
+  start(options());
+  const std::string session = open_session();
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; ++t) {
+    clients.emplace_back([&] {
+      HttpTestClient client(m_port);
+      for (int i = 0; i < 50; ++i) {
+        client.send_request("POST", "/mcp", post_headers({}, session), k_tools_list);
+        const std::optional<HttpReply> reply = client.read_reply();
+        if (reply && reply->status == 200) {
+          ++ok;
+        }
+      }
+    });
+  }
+  for (auto& thread : clients) {
+    thread.join();
+  }
+  EXPECT_EQ(ok.load(), 200);
+}
+
+}  // namespace
+}  // namespace skillrt::net
