@@ -90,8 +90,11 @@ Result<UserHome> ensure_user_home(const Context& ctx) {
   if (!root) return tl::unexpected(root.error());
   const Fd root_fd(*root);
   // Owner-only even when the folder pre-existed with a looser mode (another
-  // tool or an older run may have created it).
-  if (::fchmod(root_fd.get(), k_owner_only_dir) != 0) {
+  // tool or an older run may have created it). Only when it differs: a chmod
+  // is an inotify event, and watchers would take every read for a change.
+  struct stat root_stat {};
+  const bool owner_only = ::fstat(root_fd.get(), &root_stat) == 0 && (root_stat.st_mode & 07777) == k_owner_only_dir;
+  if (!owner_only && ::fchmod(root_fd.get(), k_owner_only_dir) != 0) {
     const int err = errno;
     return fail(ErrorCode::io_error, "cannot restrict " + paths->root.string() + ": " + errno_text(err));
   }
