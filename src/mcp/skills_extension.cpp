@@ -56,6 +56,14 @@ std::optional<Json> build_entry(const Snapshot& snapshot, std::size_t position) 
   if (!have_skill_md) {
     return std::nullopt;
   }
+  // The extension promises name and description in every entry; a SKILL.md
+  // without them gets what skills_list shows (directory name, first body line).
+  if (!frontmatter.contains("name")) {
+    frontmatter["name"] = protocol::json_text(record.name);
+  }
+  if (!frontmatter.contains("description")) {
+    frontmatter["description"] = protocol::json_text(snapshot.catalog.description(record));
+  }
   Json entry = Json::object();
   entry["uri"] = protocol::json_text(skill_uri(path, "SKILL.md"));
   entry["frontmatter"] = std::move(frontmatter);

@@ -1,6 +1,8 @@
 // Every MCP method of a session over a real skills home: the lifecycle, the
 // four tools (Hermes' JSON shapes), prompts, resources, the Skills extension,
 // completion and logging, and the error codes of bad calls.
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -288,6 +290,20 @@ TEST_F(McpSession, SkillsExtensionListsDigests) {
   EXPECT_EQ(got["resultType"], "complete");
   EXPECT_EQ(error_code_of(*session, "skills/get", Json{{"uri", "skill://nope/SKILL.md"}}), -32602);
   EXPECT_EQ(error_code_of(*session, "skills/get", Json{{"uri", "skill://devops/deploy/references/api.md"}}), -32602);
+}
+
+TEST_F(McpSession, SkillsExtensionFillsMissingNameAndDescription) {
+  // No frontmatter at all: the entry still carries name and description, as
+  // skills_list shows them (directory name, first body line).
+  std::filesystem::create_directories(m_home.home() / "skills" / "bare");
+  {
+    std::ofstream out(m_home.home() / "skills" / "bare" / "SKILL.md");
+    out << "# Heading\nFirst line of the body.\n";
+  }
+  auto session = m_home.ready();
+  Json got = result_of(*session, "skills/get", Json{{"uri", "skill://bare/SKILL.md"}});
+  EXPECT_EQ(got["skill"]["frontmatter"]["name"], "bare");
+  EXPECT_EQ(got["skill"]["frontmatter"]["description"], "First line of the body.");
 }
 
 TEST_F(McpSession, CompletionSuggestsSkillPaths) {
