@@ -110,6 +110,12 @@ inline constexpr std::int64_t k_guard_regex_set_memory = 64 * 1024 * 1024;
 // One JSON-RPC message (a stdio line, an HTTP body); the transports refuse a
 // bigger one before parsing it (stdio: -32600 with id null, HTTP: 413).
 inline constexpr std::size_t k_max_mcp_message_bytes = 4 * 1024 * 1024;
+// Nesting of arrays and objects in one message. Checked before parsing:
+// copying a deeply nested value recurses once per level, so a 40 KB message
+// of brackets would otherwise overflow the stack and take down every session.
+inline constexpr std::size_t k_max_json_depth = 64;
+// resources/subscribe entries of one session (one per file).
+inline constexpr std::size_t k_max_subscriptions_per_session = 1000;
 
 // --- Per-user memory and todo (core/memory, core/todo) ---
 // Hermes' memory tool: characters (code points) over all entries of one store.

@@ -1,6 +1,9 @@
 #include "mcp/jsonrpc.hpp"
 
+#include <string>
 #include <utility>
+
+#include "core/limits.hpp"
 
 namespace skillrt::mcp {
 namespace {
@@ -12,9 +15,41 @@ RpcInvalid invalid(Json id, int code, std::string message) {
 // MCP narrows JSON-RPC ids to strings and integers.
 bool valid_id(const Json& id) { return id.is_string() || id.is_number_integer(); }
 
+// True when arrays/objects nest deeper than `limit` anywhere in `text`
+// (brackets inside strings do not count). A linear scan, so it is safe on
+// any input; malformed text is left for the parser to reject.
+bool nests_deeper_than(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character, whatever it is
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) {
+        return true;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 ParsedMessage parse_message(std::string_view text) {
+  if (nests_deeper_than(text, limits::k_max_json_depth)) {
+    return invalid(nullptr, rpc_code::invalid_request,
+                   "Invalid request: JSON nested deeper than " + std::to_string(limits::k_max_json_depth) +
+                       " levels");
+  }
   // The non-throwing parse: `allow_exceptions = false` yields a discarded value.
   Json message = Json::parse(text, nullptr, false);
   if (message.is_discarded()) {

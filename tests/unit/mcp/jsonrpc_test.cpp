@@ -103,5 +103,27 @@ TEST(JsonRpc, DumpReplacesInvalidUtf8) {
 
 TEST(JsonRpc, MessageLimitIsFourMebibytes) { EXPECT_EQ(limits::k_max_mcp_message_bytes, 4u * 1024u * 1024u); }
 
+TEST(JsonRpc, DeepNestingIsRefusedBeforeParsing) {
+  // A copy of a deeply nested value recurses per level: 20,000 levels
+  // followed by another key overflowed the stack before this check.
+  const std::size_t limit = limits::k_max_json_depth;
+  auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  const std::string deep = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":)" + nested(20000) + R"(,"b":1}})";
+  RpcInvalid refused = invalid(deep);
+  EXPECT_EQ(refused.error.code, rpc_code::invalid_request);
+  EXPECT_TRUE(refused.id.is_null());
+  // The message object and params count as two levels.
+  const std::string at_limit =
+      R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":)" + nested(limit - 2) + R"(,"b":1}})";
+  EXPECT_EQ(call(at_limit).method, "ping");
+  const std::string over_limit =
+      R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":)" + nested(limit - 1) + R"(,"b":1}})";
+  EXPECT_EQ(invalid(over_limit).error.code, rpc_code::invalid_request);
+  // Brackets inside strings (escaped quotes included) are text, not nesting.
+  const std::string in_string =
+      R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"\")" + std::string(500, '[') + R"("}})";
+  EXPECT_EQ(call(in_string).method, "ping");
+}
+
 }  // namespace
 }  // namespace skillrt::mcp
