@@ -33,6 +33,10 @@ struct Context {
   // only the shared layer exists and everything behaves as before layers.
   std::optional<std::string> user_id;  // validated by tenancy/user_id.hpp before it gets here
   std::string org_id;                  // "0" is the owner organisation (may write shared skills)
+  // An unauthenticated network caller (`serve --allow-anonymous`): no user,
+  // yet not the trusted single-user mode of the CLI. It may read the shared
+  // layer only: every write is refused and inline shell never runs.
+  bool anonymous = false;
 
   // Where change events go (core/events); null: nobody listens (one-shot CLI runs).
   EventBus* events = nullptr;

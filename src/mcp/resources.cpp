@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/limits.hpp"
 #include "mcp/resource_files.hpp"
 #include "mcp/server_state.hpp"
 #include "protocol/json_text.hpp"
@@ -154,6 +155,16 @@ MethodResult subscribe_resource(Session::Impl& session, const Json& params) {
     return tl::unexpected(found.error());
   }
   std::lock_guard lock(session.mutex);
+  // One subscription per file, whatever spelling of its URI (percent-encoded
+  // variants resolve to the same file): the latest spelling wins, so one
+  // change is one notification and a session's table stays bounded.
+  std::erase_if(session.subscriptions, [&](const auto& entry) { return entry.second == found->path; });
+  if (session.subscriptions.size() >= limits::k_max_subscriptions_per_session) {
+    return tl::unexpected(RpcError{rpc_code::invalid_params,
+                                   "Too many subscriptions: a session may subscribe to at most " +
+                                       std::to_string(limits::k_max_subscriptions_per_session) + " resources",
+                                   Json{{"uri", *uri}}});
+  }
   session.subscriptions[*uri] = found->path;
   return Json::object();
 }

@@ -89,6 +89,7 @@ core::Context Server::Impl::context_for(const Caller& caller) {
   core::Context ctx = options.base;
   ctx.user_id = caller.user_id;
   ctx.org_id = caller.org_id;
+  ctx.anonymous = caller.anonymous;
   ctx.events = &bus;
   return ctx;
 }

@@ -25,6 +25,9 @@ namespace skillrt::mcp {
 struct Caller {
   std::optional<std::string> user_id;
   std::string org_id;
+  // No token on `serve --allow-anonymous`: read-only, shared layer only
+  // (core::Context::anonymous). stdio without --user is single-user mode instead.
+  bool anonymous = false;
 };
 
 // Where a session's server-to-client messages go (notifications; one JSON-RPC

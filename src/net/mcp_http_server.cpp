@@ -453,7 +453,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         m_caller = m_impl.authenticate(*bearer);
       }
     } else if (options.allow_anonymous) {
-      m_caller = mcp::Caller{};
+      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
     }
     if (!m_caller) {
       prepare_error(http::status::unauthorized, k_transport_error, "Unauthorized: a valid bearer token is required");

@@ -12,6 +12,9 @@ bool is_write(Operation op) {
 }
 
 Result<void> check_shared(const Context& ctx, Operation op) {
+  if (ctx.anonymous && is_write(op)) {
+    return fail(ErrorCode::refused, std::string(k_anonymous_write_refused));
+  }
   // Single-user mode: the shared layer is the only layer and stays writable
   // exactly as before layers existed.
   if (!ctx.user_id) return {};

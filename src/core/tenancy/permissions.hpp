@@ -25,6 +25,10 @@ enum class Operation : unsigned char { list, read, create, update, remove };
 inline constexpr std::string_view k_shared_write_refused =
     "共享技能仅允许所有者机构用户修改 (shared skills can only be modified by users of the owner organisation)";
 
+// The refusal for any write by an anonymous network caller (Context::anonymous).
+inline constexpr std::string_view k_anonymous_write_refused =
+    "anonymous callers may only read shared skills; connect with a token (skillrt token create) to change skills";
+
 // May ctx's actor perform `op` on `layer`, on something owned by `owner`
 // (the user id of a per-user file or a database row; ignored for shared)?
 // Ok, or ErrorCode::refused with a clear message.

@@ -66,7 +66,9 @@ std::string preprocess_skill_content(std::string_view content, const std::option
   // account, so its snippets could read other users' homes. They stay
   // unexpanded, exactly as with inline shell off; shared skills (written by
   // the owner org) still run.
-  const bool may_run_shell = !ctx.user_id || tier_layer(tier) == Layer::shared;
+  // Never for an anonymous network caller: its commands would run with the
+  // server's rights over every user's files.
+  const bool may_run_shell = !ctx.anonymous && (!ctx.user_id || tier_layer(tier) == Layer::shared);
   if (cfg.inline_shell && may_run_shell) {
     if (ctx.user_id) {
       // Run for a user, commands work in that user's own tmp/ (issue 3/5), so

@@ -253,7 +253,6 @@ TEST(McpWatch, AFileChangeOnDiskSendsListChanged) {
   EXPECT_GE(inbox.count("notifications/prompts/list_changed"), 1u);
   EXPECT_EQ(listed_names(*session), (std::vector<std::string>{"arrived", "common"}));
 }
-
 }  // namespace
 }  // namespace skillrt::test
 
@@ -277,6 +276,45 @@ TEST(McpWatch, DatabaseRowsNotifyOnlyTheirOwner) {
   }
   std::this_thread::sleep_for(1500ms);  // one more poll: bob must still hear nothing
   EXPECT_EQ(bob_inbox.count("notifications/prompts/list_changed"), 0u);
+}
+
+TEST_F(McpTenancy, AnonymousNetworkCallerOnlyReads) {
+  // `serve --allow-anonymous` without a token: not the CLI's trusted
+  // single-user mode. Writing the shared layer would inject into every
+  // tenant's prompts.
+  auto anonymous = m_home.server().open_session(mcp::Caller{std::nullopt, "", true}, mcp::MessageSink());
+  ASSERT_TRUE(anonymous->handle(
+      R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"));
+  EXPECT_EQ(listed_names(*anonymous), (std::vector<std::string>{"common"}));
+  const Json created = call_tool(*anonymous, "skill_manage",
+                                 Json{{"action", "create"},
+                                      {"name", "evil"},
+                                      {"content", "---\nname: evil\ndescription: d\n---\nBody\n"}});
+  EXPECT_EQ(created["isError"], true) << created.dump();
+  EXPECT_FALSE(fs::exists(m_home.home() / "skills" / "evil"));
+  const Json patched = call_tool(
+      *anonymous, "skill_manage",
+      Json{{"action", "patch"}, {"name", "common"}, {"old_string", "Shared"}, {"new_string", "Owned"}});
+  EXPECT_EQ(patched["isError"], true) << patched.dump();
+  const Json removed = call_tool(*anonymous, "skill_manage", Json{{"action", "delete"}, {"name", "common"}});
+  EXPECT_EQ(removed["isError"], true) << removed.dump();
+  EXPECT_TRUE(fs::exists(m_home.home() / "skills" / "common" / "SKILL.md"));
+}
+
+TEST_F(McpTenancy, OneSubscriptionPerFileWhateverTheSpelling) {
+  Inbox inbox;
+  auto alice = m_home.ready("alice", &inbox);
+  for (const char* uri : {"skill://common/SKILL.md", "skill://common/%53KILL.md", "skill://common/SKILL%2Emd"}) {
+    rpc(*alice, "resources/subscribe", Json{{"uri", uri}});
+  }
+  inbox.clear();
+  m_home.server().notify_changed({m_home.home() / "skills" / "common" / "SKILL.md"});
+  std::this_thread::sleep_for(300ms);
+  int updated = 0;
+  for (const Json& message : inbox.messages()) {
+    updated += message["method"] == "notifications/resources/updated" ? 1 : 0;
+  }
+  EXPECT_EQ(updated, 1);
 }
 
 }  // namespace

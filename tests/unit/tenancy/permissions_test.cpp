@@ -19,6 +19,7 @@ struct Actor {
   std::optional<std::string> user;
   std::string org;
   std::string owner;  // whose per-user file or database row is touched
+  bool anonymous = false;  // an unauthenticated network caller (serve --allow-anonymous)
 };
 
 core::Context context_of(const Actor& actor) {
@@ -26,6 +27,7 @@ core::Context context_of(const Actor& actor) {
   ctx.home = "/nonexistent";
   ctx.user_id = actor.user;
   ctx.org_id = actor.org;
+  ctx.anonymous = actor.anonymous;
   return ctx;
 }
 
@@ -38,6 +40,8 @@ const std::vector<Actor>& actors() {
       {"user without org, own item", "carol", "", "carol"},
       {"no user (single-user mode)", std::nullopt, "", "alice"},
       {"no user with the owner org", std::nullopt, "0", ""},
+      {"anonymous network caller", std::nullopt, "", "alice", true},
+      {"anonymous network caller claiming the owner org", std::nullopt, "0", "", true},
   };
   return all;
 }
@@ -51,6 +55,7 @@ bool is_write(Operation op) { return op == Operation::create || op == Operation:
 bool expected(const Actor& actor, Operation op, Layer layer) {
   switch (layer) {
     case Layer::shared:
+      if (actor.anonymous) return !is_write(op);  // anonymous over the network: read-only
       if (!actor.user) return true;          // single-user mode: as before layers
       if (!is_write(op)) return true;        // every user reads shared skills
       return actor.org == "0";               // the owner org writes them
@@ -79,7 +84,7 @@ TEST(Permissions, FullMatrix) {
       }
     }
   }
-  EXPECT_EQ(cells, 7 * 3 * 5);
+  EXPECT_EQ(cells, 9 * 3 * 5);
 }
 
 TEST(Permissions, SharedWriteRefusalIsBilingual) {

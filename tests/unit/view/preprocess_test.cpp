@@ -53,6 +53,15 @@ TEST(InlineShell, ReplacesSnippetWithOutputRunInSkillDir) {
   EXPECT_EQ(out, "a " + tree.path().string() + " b x c");
 }
 
+TEST(InlineShell, NeverForAnAnonymousNetworkCaller) {
+  test::TempTree tree;
+  Context ctx;
+  ctx.anonymous = true;
+  SkillsConfig cfg;
+  cfg.inline_shell = true;
+  EXPECT_EQ(preprocess_skill_content("a !`echo ran` b", tree.path(), "/", ctx, cfg, Tier::local), "a !`echo ran` b");
+}
+
 TEST(InlineShell, OnlySingleLineSnippetsWithoutBackticks) {
   test::TempTree tree;
   const std::string text = "!`echo\nhi` and !`unterminated";
