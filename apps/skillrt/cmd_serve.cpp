@@ -6,6 +6,7 @@
 // Prints `listening http://HOST:PORT/mcp` once bound; SIGINT/SIGTERM stop it.
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdint>
@@ -100,6 +101,13 @@ class ServeCommand final : public Command {
     if (!tokens) {
       std::cerr << "error: " << tokens.error().message << '\n';
       return Outcome::failed;
+    }
+
+    // Every connection and GET stream is a descriptor; the usual soft limit
+    // (1024) is below what the connection caps allow, so use the hard limit.
+    if (rlimit files{}; getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+      files.rlim_cur = files.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &files);
     }
 
     // Signals become an orderly stop: block them in every thread (the ones

@@ -23,16 +23,32 @@ bool EventHub::publish(const std::string& message) {
   return false;
 }
 
-bool EventHub::attach(const std::shared_ptr<EventStream>& stream) {
+bool EventHub::attach(const std::shared_ptr<EventStream>& stream, std::size_t max_streams) {
+  std::vector<std::shared_ptr<EventStream>> displaced;
+  bool attached = false;
   {
     std::lock_guard lock(m_mutex);
     if (!m_shut) {
+      std::erase_if(m_streams, [](const std::weak_ptr<EventStream>& held) { return held.expired(); });
+      while (max_streams != 0 && m_streams.size() >= max_streams) {
+        if (std::shared_ptr<EventStream> oldest = m_streams.front().lock()) {
+          displaced.push_back(std::move(oldest));
+        }
+        m_streams.erase(m_streams.begin());
+      }
       m_streams.push_back(stream);
-      return true;
+      m_next = 0;
+      attached = true;
     }
   }
-  stream->finish();
-  return false;
+  // Outside the lock: a stream's finish() may call back into detach().
+  for (const std::shared_ptr<EventStream>& old : displaced) {
+    old->finish();
+  }
+  if (!attached) {
+    stream->finish();
+  }
+  return attached;
 }
 
 void EventHub::detach(const EventStream* stream) {

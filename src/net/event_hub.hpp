@@ -31,7 +31,9 @@ class EventHub {
   // Sends `message` to one open stream (round robin); false when none took it.
   bool publish(const std::string& message);
   // Adds an open stream; false (and the stream is finished) after shut().
-  bool attach(const std::shared_ptr<EventStream>& stream);
+  // With `max_streams` (0 = no limit) already open, the oldest one is
+  // finished to make room, so one session cannot pile up sockets.
+  bool attach(const std::shared_ptr<EventStream>& stream, std::size_t max_streams = 0);
   // Forgets a stream that ended by itself.
   void detach(const EventStream* stream);
   std::size_t stream_count() const;

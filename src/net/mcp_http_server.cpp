@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include <boost/asio/bind_executor.hpp>
@@ -106,7 +107,7 @@ struct McpHttpServer::Impl {
         server(mcp_server),
         authenticate(std::move(auth)),
         loopback_listener(loopback),
-        registry(options.max_sessions),
+        registry(options.max_sessions, options.max_sessions_per_caller),
         work(asio::make_work_guard(ioc)),
         acceptor(asio::make_strand(ioc)),
         accept_retry(acceptor.get_executor()),
@@ -123,6 +124,10 @@ struct McpHttpServer::Impl {
   void join();
   // Ends a session everywhere: its streams, its notifications.
   static void end_session(HttpSession& session);
+  // Counts an accepted socket from `peer`; false (nothing counted) when the
+  // global or the per-address cap is reached.
+  bool take_connection(const std::string& peer);
+  void release_connection(const std::string& peer);
 
   const HttpOptions options;
   mcp::Server& server;
@@ -131,6 +136,10 @@ struct McpHttpServer::Impl {
   SessionRegistry registry;
   std::atomic<bool> stopped{false};
   std::uint16_t port = 0;
+  // Open sockets, in total and per peer address (accept and close only, not per request).
+  std::mutex connections_mutex;
+  std::size_t connection_count = 0;
+  std::unordered_map<std::string, std::size_t> connections_per_peer;
   // Declared after everything the handlers use, so ~io_context destroys the
   // pending connections while the registry still exists.
   asio::io_context ioc;
@@ -146,16 +155,43 @@ namespace {
 
 using Impl = McpHttpServer::Impl;
 
+// One counted socket (see Impl::take_connection); released when the owner
+// (the connection, then the GET stream it turned into) goes away.
+class ConnectionSlot {
+ public:
+  ConnectionSlot(Impl& impl, std::string peer) : m_impl(&impl), m_peer(std::move(peer)) {}
+  ConnectionSlot(ConnectionSlot&& other) noexcept
+      : m_impl(std::exchange(other.m_impl, nullptr)), m_peer(std::move(other.m_peer)) {}
+  ConnectionSlot& operator=(ConnectionSlot&&) = delete;
+  ConnectionSlot(const ConnectionSlot&) = delete;
+  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
+  ~ConnectionSlot() {
+    if (m_impl != nullptr) {
+      m_impl->release_connection(m_peer);
+    }
+  }
+
+ private:
+  Impl* m_impl;
+  std::string m_peer;
+};
+
 // One GET stream: the response head, then one chunk per SSE frame, until
 // the client goes away, lags too far, or the session ends.
 class SseStream final : public EventStream, public std::enable_shared_from_this<SseStream> {
  public:
-  SseStream(Impl& impl, beast::tcp_stream stream, std::shared_ptr<EventHub> hub)
+  // `bearer`: the token the stream was opened with (nullopt when anonymous),
+  // checked again on every keep-alive tick.
+  SseStream(Impl& impl, beast::tcp_stream stream, ConnectionSlot slot, std::shared_ptr<EventHub> hub,
+            mcp::Caller caller, std::optional<std::string> bearer)
       : m_impl(impl),
         m_stream(std::move(stream)),
+        m_slot(std::move(slot)),
         m_executor(m_stream.get_executor()),
         m_keepalive(m_executor),
-        m_hub(std::move(hub)) {}
+        m_hub(std::move(hub)),
+        m_caller(std::move(caller)),
+        m_bearer(std::move(bearer)) {}
 
   // Runs on the connection's strand.
   void start() {
@@ -172,7 +208,7 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
     // Attach after the head is queued, so every message follows it; once the
     // client sees the head, messages reach it. When the session ended
     // meanwhile, attach() finishes the stream (an empty, ended stream).
-    if (!m_hub->attach(shared_from_this())) {
+    if (!m_hub->attach(shared_from_this(), m_impl.options.max_streams_per_session)) {
       return;
     }
     watch_for_close();
@@ -285,11 +321,29 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
       if (ec) {
         return;  // cancelled: the stream is closing
       }
+      if (!self->still_authorized()) {
+        self->finish();  // the token was revoked (or expired) since the stream opened
+        return;
+      }
       // Writing a comment is how a dead peer gets noticed (the write fails).
       if (self->enqueue(chunk_of(": keepalive\n\n"), true)) {
         self->arm_keepalive();
       }
     });
+  }
+
+  // The stream's bearer still names the caller that opened it. Goes through
+  // the server's (cached) authenticator, so it costs a lookup at most once
+  // per cache lifetime, and a revoked token is refused within that time.
+  bool still_authorized() const {
+    if (!m_bearer) {
+      return true;  // anonymous loopback stream: nothing to revoke
+    }
+    if (!m_impl.authenticate) {
+      return false;
+    }
+    const std::optional<mcp::Caller> caller = m_impl.authenticate(*m_bearer);
+    return caller && same_caller(*caller, m_caller);
   }
 
   // Strand: closes the socket at once; idempotent.
@@ -313,9 +367,12 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
 
   Impl& m_impl;
   beast::tcp_stream m_stream;
+  ConnectionSlot m_slot;
   beast::tcp_stream::executor_type m_executor;
   asio::steady_timer m_keepalive;
   std::shared_ptr<EventHub> m_hub;
+  const mcp::Caller m_caller;
+  const std::optional<std::string> m_bearer;
   std::mutex m_mutex;  // guards the queue and the flags below it
   std::deque<std::string> m_queue;
   std::size_t m_queued_bytes = 0;
@@ -332,7 +389,8 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
 // client keeps the connection alive. A GET hands the socket to an SseStream.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(Impl& impl, tcp::socket socket) : m_impl(impl), m_stream(std::move(socket)) {}
+  HttpConnection(Impl& impl, tcp::socket socket, ConnectionSlot slot)
+      : m_impl(impl), m_stream(std::move(socket)), m_slot(std::move(slot)) {}
 
   void start() {
     asio::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->read_header(); });
@@ -343,7 +401,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     m_parser.emplace();
     m_parser->header_limit(k_header_limit);
     m_parser->body_limit(m_impl.options.max_body_bytes);
-    m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
+    // A short deadline for the head: a client that connects and trickles
+    // (or sends nothing) gives its socket back soon.
+    m_stream.expires_after(
+        std::chrono::milliseconds(std::min(m_impl.options.header_timeout_ms, m_impl.options.read_timeout_ms)));
     http::async_read_header(m_stream, m_buffer, *m_parser,
                             [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
   }
@@ -384,6 +445,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
   void read_body() {
+    m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
     http::async_read(m_stream, m_buffer, *m_parser,
                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
   }
@@ -448,9 +510,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
 
     m_caller.reset();
+    m_bearer.reset();
     if (const auto authorization = header(head, http::field::authorization)) {
-      if (const std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
+      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
         m_caller = m_impl.authenticate(*bearer);
+        if (m_caller && method == http::verb::get) {
+          m_bearer = std::move(bearer);  // a GET stream re-checks it on every keep-alive tick
+        }
       }
     } else if (options.allow_anonymous) {
       m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
@@ -541,7 +607,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       session->session->close();
       return send_answer(std::move(answer), as_event_stream, nullptr);
     }
-    if (!m_impl.registry.add(session)) {
+    std::shared_ptr<HttpSession> evicted;
+    const bool added = m_impl.registry.add(session, &evicted);
+    if (evicted) {
+      Impl::end_session(*evicted);  // this caller's least recently used one made room
+    }
+    if (!added) {
       session->session->close();
       return send_error(http::status::service_unavailable, k_transport_error, "Service Unavailable: too many sessions");
     }
@@ -558,7 +629,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return send_error(http::status::not_found, k_session_not_found, "Session not found");
     }
     // The socket now belongs to the stream; this connection ends here.
-    std::make_shared<SseStream>(m_impl, std::move(m_stream), session->hub)->start();
+    std::make_shared<SseStream>(m_impl, std::move(m_stream), std::move(m_slot), session->hub, caller,
+                                std::move(m_bearer))
+        ->start();
   }
 
   void handle_delete(Request& request, const mcp::Caller& caller) {
@@ -636,12 +709,20 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void linger_then_close() {
     beast::error_code ignored;
     m_stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    m_stream.expires_after(std::chrono::seconds(2));
+    linger();
+  }
+
+  // One deadline for the whole linger: set once, not moved by each byte.
+  void linger() {
+    if (!m_linger_deadline) {
+      m_linger_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_impl.options.linger_ms);
+    }
+    m_stream.expires_at(*m_linger_deadline);
     m_stream.async_read_some(asio::buffer(m_discard), [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) {
         return self->close();
       }
-      self->linger_then_close();
+      self->linger();
     });
   }
 
@@ -653,11 +734,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
   Impl& m_impl;
   beast::tcp_stream m_stream;
+  ConnectionSlot m_slot;
   beast::flat_buffer m_buffer;
   std::optional<http::request_parser<http::string_body>> m_parser;
   Response m_response;
   bool m_keep_alive = false;
   std::optional<mcp::Caller> m_caller;  // who sent the request being handled (set by admit)
+  std::optional<std::string> m_bearer;  // its token, kept for a GET only (set by admit)
+  std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
   bool m_refused = false;                // reading the small body of a refused request
   std::array<char, 4096> m_discard{};
 };
@@ -732,8 +816,19 @@ void Impl::accept() {
       return;
     }
     beast::error_code ignored;
+    const tcp::endpoint remote = socket.remote_endpoint(ignored);
+    std::string peer = ignored ? std::string{} : remote.address().to_string();
+    if (!take_connection(peer)) {
+      // Over a cap: refuse before reading a byte, so a flood costs us no
+      // buffers and cannot run the process out of descriptors.
+      socket.set_option(asio::socket_base::linger(true, 0), ignored);
+      socket.close(ignored);
+      accept();
+      return;
+    }
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<HttpConnection>(*this, std::move(socket))->start();
+    ConnectionSlot slot(*this, std::move(peer));
+    std::make_shared<HttpConnection>(*this, std::move(socket), std::move(slot))->start();
     accept();
   });
 }
@@ -751,6 +846,29 @@ void Impl::schedule_reap() {
     }
     schedule_reap();
   });
+}
+
+bool Impl::take_connection(const std::string& peer) {
+  std::lock_guard lock(connections_mutex);
+  if (connection_count >= options.max_connections) {
+    return false;
+  }
+  const auto it = connections_per_peer.find(peer);
+  const std::size_t from_peer = it == connections_per_peer.end() ? 0 : it->second;
+  if (from_peer >= options.max_connections_per_ip) {
+    return false;
+  }
+  ++connections_per_peer[peer];
+  ++connection_count;
+  return true;
+}
+
+void Impl::release_connection(const std::string& peer) {
+  std::lock_guard lock(connections_mutex);
+  --connection_count;
+  if (const auto it = connections_per_peer.find(peer); it != connections_per_peer.end() && --it->second == 0) {
+    connections_per_peer.erase(it);
+  }
 }
 
 void Impl::end_session(HttpSession& session) {

@@ -30,6 +30,14 @@ struct HttpOptions {
   unsigned threads = 2;            // I/O threads
   std::size_t max_body_bytes = 4u << 20;  // larger POST bodies get 413
   std::size_t max_sessions = 10'000;      // past it, initialize gets 503
+  // One caller (user + org; anonymous is one caller) holds at most this many
+  // sessions: one more evicts that caller's least recently used session.
+  std::size_t max_sessions_per_caller = 64;
+  // Open sockets (requests and GET streams): past the global cap, or past
+  // the cap for one peer address, a new connection is closed at once.
+  std::size_t max_connections = 1024;
+  std::size_t max_connections_per_ip = 256;  // loopback clients all share 127.0.0.1
+  std::size_t max_streams_per_session = 4;   // a 5th GET stream closes the oldest
   // Host names (without port) accepted in Host and Origin besides the
   // loopback ones, which are always accepted on a loopback listener.
   std::vector<std::string> allowed_hosts;
@@ -38,7 +46,15 @@ struct HttpOptions {
   // A request (headers and body, or an idle keep-alive connection) must
   // arrive within this time, and a response must be taken within it.
   std::uint32_t read_timeout_ms = 30'000;
-  std::uint32_t sse_keepalive_ms = 15'000;       // ": keepalive" comment on idle GET streams
+  // The request head (or the next one on an idle keep-alive connection)
+  // must arrive within this shorter time.
+  std::uint32_t header_timeout_ms = 10'000;
+  // After a final "Connection: close" answer, unread input is drained for at
+  // most this long in total (a trickling client does not extend it).
+  std::uint32_t linger_ms = 2'000;
+  // ": keepalive" comment on idle GET streams; each tick also re-checks the
+  // stream's bearer token, so a revoked token's stream ends.
+  std::uint32_t sse_keepalive_ms = 15'000;
   std::size_t sse_queue_bytes = 1u << 20;        // a GET stream whose client lags this much is closed
 };
 

@@ -1,5 +1,6 @@
 #include "net/session_registry.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -31,14 +32,73 @@ std::shared_ptr<HttpSession> SessionRegistry::find(std::string_view id, const mc
   return found;
 }
 
-bool SessionRegistry::add(std::shared_ptr<HttpSession> session) {
+std::string SessionRegistry::caller_key(const mcp::Caller& caller) {
+  // Length-prefixed, so no user id can spell another (user, org) pair.
+  const std::string user = caller.user_id.value_or(std::string{});
+  std::string key = caller.user_id ? "u" : "a";
+  key += std::to_string(user.size());
+  key += ':';
+  key += user;
+  key += caller.org_id;
+  return key;
+}
+
+void SessionRegistry::unindex(const HttpSession& session) {
+  const auto it = m_by_caller.find(caller_key(session.caller));
+  if (it == m_by_caller.end()) {
+    return;
+  }
+  std::erase(it->second, session.id);
+  if (it->second.empty()) {
+    m_by_caller.erase(it);
+  }
+}
+
+bool SessionRegistry::add(std::shared_ptr<HttpSession> session, std::shared_ptr<HttpSession>* evicted) {
   session->last_used_ms.store(now_ms(), std::memory_order_relaxed);
+  std::string owner = caller_key(session->caller);
   std::unique_lock lock(m_mutex);
-  if (m_sessions.size() >= m_max_sessions) {
+  if (m_sessions.contains(session->id)) {
     return false;
   }
+  std::vector<std::string>& owned = m_by_caller[owner];
+  if (m_max_per_caller != 0 && owned.size() >= m_max_per_caller) {
+    // Make room within this caller's own quota: its least recently used session goes.
+    auto oldest = owned.end();
+    std::int64_t oldest_ms = 0;
+    for (auto it = owned.begin(); it != owned.end(); ++it) {
+      const auto found = m_sessions.find(*it);
+      const std::int64_t used = found == m_sessions.end() ? std::int64_t{-1}
+                                                          : found->second->last_used_ms.load(std::memory_order_relaxed);
+      if (oldest == owned.end() || used < oldest_ms) {
+        oldest = it;
+        oldest_ms = used;
+      }
+    }
+    if (const auto found = m_sessions.find(*oldest); found != m_sessions.end()) {
+      if (evicted != nullptr) {
+        *evicted = std::move(found->second);
+      }
+      m_sessions.erase(found);
+    }
+    owned.erase(oldest);
+  }
+  if (m_sessions.size() >= m_max_sessions) {
+    if (owned.empty()) {
+      m_by_caller.erase(owner);
+    }
+    return false;
+  }
+  owned.push_back(session->id);
   std::string key = session->id;
-  return m_sessions.emplace(std::move(key), std::move(session)).second;
+  m_sessions.emplace(std::move(key), std::move(session));
+  return true;
+}
+
+std::size_t SessionRegistry::count_of(const mcp::Caller& caller) const {
+  std::shared_lock lock(m_mutex);
+  const auto it = m_by_caller.find(caller_key(caller));
+  return it == m_by_caller.end() ? 0 : it->second.size();
 }
 
 bool SessionRegistry::has_room() const {
@@ -54,6 +114,7 @@ std::shared_ptr<HttpSession> SessionRegistry::remove(std::string_view id, const 
   }
   std::shared_ptr<HttpSession> removed = std::move(it->second);
   m_sessions.erase(it);
+  unindex(*removed);
   return removed;
 }
 
@@ -64,6 +125,7 @@ std::vector<std::shared_ptr<HttpSession>> SessionRegistry::remove_idle(std::int6
     HttpSession& session = *it->second;
     const bool idle = now - session.last_used_ms.load(std::memory_order_relaxed) >= idle_ms;
     if (idle && session.hub->stream_count() == 0) {
+      unindex(session);
       removed.push_back(std::move(it->second));
       it = m_sessions.erase(it);
     } else {
@@ -81,6 +143,7 @@ std::vector<std::shared_ptr<HttpSession>> SessionRegistry::remove_all() {
     removed.push_back(std::move(entry.second));
   }
   m_sessions.clear();
+  m_by_caller.clear();
   return removed;
 }
 

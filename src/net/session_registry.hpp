@@ -34,15 +34,21 @@ bool same_caller(const mcp::Caller& a, const mcp::Caller& b);
 
 class SessionRegistry {
  public:
-  explicit SessionRegistry(std::size_t max_sessions) : m_max_sessions(max_sessions) {}
+  // `max_per_caller`: how many sessions one caller (user + org; anonymous is
+  // one caller) may hold; 0 = no per-caller limit.
+  explicit SessionRegistry(std::size_t max_sessions, std::size_t max_per_caller = 0)
+      : m_max_sessions(max_sessions), m_max_per_caller(max_per_caller) {}
 
   // Milliseconds on the steady clock, the unit of last_used_ms.
   static std::int64_t now_ms();
 
   // The session named `id` if `caller` created it (and marks it used); null otherwise.
   std::shared_ptr<HttpSession> find(std::string_view id, const mcp::Caller& caller);
-  // Registers a new session; false when max_sessions are open or the id is taken.
-  bool add(std::shared_ptr<HttpSession> session);
+  // Registers a new session; false when max_sessions are open or the id is
+  // taken. When its caller already holds max_per_caller sessions, that
+  // caller's least recently used one is removed and handed back in `evicted`
+  // (the caller must end it); another caller's session is never touched.
+  bool add(std::shared_ptr<HttpSession> session, std::shared_ptr<HttpSession>* evicted = nullptr);
   // True when another session may be added right now.
   bool has_room() const;
   // Removes and returns the session if `caller` created it; null otherwise.
@@ -53,16 +59,26 @@ class SessionRegistry {
   // Removes and returns every session (shutdown).
   std::vector<std::shared_ptr<HttpSession>> remove_all();
   std::size_t size() const;
+  // How many sessions `caller` holds.
+  std::size_t count_of(const mcp::Caller& caller) const;
 
  private:
+  static std::string caller_key(const mcp::Caller& caller);
+  // Under the unique lock: forgets `id` in its caller's list.
+  void unindex(const HttpSession& session);
+
   struct KeyHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
   };
 
   const std::size_t m_max_sessions;
+  const std::size_t m_max_per_caller;
   mutable std::shared_mutex m_mutex;
   std::unordered_map<std::string, std::shared_ptr<HttpSession>, KeyHash, std::equal_to<>> m_sessions;
+  // Caller key → the ids of that caller's sessions (at most max_per_caller,
+  // so finding its least recently used one is a short scan).
+  std::unordered_map<std::string, std::vector<std::string>, KeyHash, std::equal_to<>> m_by_caller;
 };
 
 }  // namespace skillrt::net

@@ -106,5 +106,23 @@ TEST(EventHub, ConcurrentPublishersLoseNothing) {
   EXPECT_EQ(a->messages.size(), 2000u);
 }
 
+TEST(EventHub, StreamCapFinishesTheOldest) {
+  EventHub hub;
+  auto a = std::make_shared<KeepingStream>();
+  auto b = std::make_shared<KeepingStream>();
+  auto c = std::make_shared<KeepingStream>();
+  ASSERT_TRUE(hub.attach(a, 2));
+  ASSERT_TRUE(hub.attach(b, 2));
+  ASSERT_TRUE(hub.attach(c, 2));
+  EXPECT_TRUE(a->finished());
+  EXPECT_FALSE(b->finished());
+  EXPECT_FALSE(c->finished());
+  EXPECT_EQ(hub.stream_count(), 2u);
+  EXPECT_TRUE(hub.publish("m"));
+  EXPECT_TRUE(hub.publish("n"));
+  EXPECT_TRUE(a->messages.empty());
+  EXPECT_EQ(b->messages.size() + c->messages.size(), 2u);
+}
+
 }  // namespace
 }  // namespace skillrt::net

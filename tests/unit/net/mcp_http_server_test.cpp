@@ -10,6 +10,7 @@
 #include <regex>
 #include <thread>
 
+#include "net/auth_cache.hpp"
 #include "net/token_authenticator.hpp"
 #include "store/open_store.hpp"
 #include "support/temp_tree.hpp"
@@ -74,8 +75,10 @@ class McpHttpServerTest : public ::testing::Test {
     return options;
   }
 
-  void start(HttpOptions options) {
-    auto started = McpHttpServer::start(std::move(options), *m_mcp, token_store_authenticator(m_tokens));
+  void start(HttpOptions options) { start_with(std::move(options), token_store_authenticator(m_tokens)); }
+
+  void start_with(HttpOptions options, Authenticator authenticate) {
+    auto started = McpHttpServer::start(std::move(options), *m_mcp, std::move(authenticate));
     ASSERT_TRUE(started) << started.error().message;
     m_http = std::move(*started);
     m_port = m_http->bound_port();
@@ -586,6 +589,142 @@ TEST_F(McpHttpServerTest, ParallelPostsOnOneSession) {
     thread.join();
   }
   EXPECT_EQ(ok.load(), 200);
+}
+
+// --- Resource limits: one tenant or one unauthenticated peer must not be able
+// to take what everyone shares (session slots, sockets, a revoked token's stream).
+
+TEST_F(McpHttpServerTest, PerCallerQuotaEvictsOnlyThatCallersOldestSessions) {
+  HttpOptions limited = options(/*anonymous=*/false);
+  limited.max_sessions = 50;           // without a quota, Bob alone would fill it
+  limited.max_sessions_per_caller = 8;
+  start(limited);
+  const std::string alice_first = open_session(m_alice);
+  std::vector<std::string> bob;
+  for (int i = 0; i < 100; ++i) {
+    bob.push_back(open_session(m_bob));
+    ASSERT_FALSE(bob.back().empty()) << "Bob's session " << i;
+  }
+  // Alice lost nothing and can still open another.
+  EXPECT_EQ(post(k_tools_list, post_headers(m_alice, alice_first)).status, 200);
+  EXPECT_FALSE(open_session(m_alice).empty());
+  // Bob keeps his 8 most recent sessions; the older ones are gone.
+  for (std::size_t i = 0; i < bob.size(); ++i) {
+    const int expected = i + 8 >= bob.size() ? 200 : 404;
+    EXPECT_EQ(post(k_tools_list, post_headers(m_bob, bob[i])).status, expected) << "Bob's session " << i;
+  }
+  EXPECT_EQ(m_mcp->session_count(), 8u + 2u);
+}
+
+TEST_F(McpHttpServerTest, EvictedSessionEndsItsStream) {
+  HttpOptions limited = options();
+  limited.max_sessions_per_caller = 1;
+  start(limited);
+  auto stream = open_stream(open_session());
+  open_session();  // the anonymous caller's second session evicts the first
+  EXPECT_TRUE(stream->closed_by_peer(3000));
+}
+
+TEST_F(McpHttpServerTest, GlobalConnectionCap) {
+  HttpOptions capped = options();
+  capped.max_connections = 3;
+  start(capped);
+  std::vector<std::unique_ptr<HttpTestClient>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<HttpTestClient>(m_port));
+    ASSERT_TRUE(held.back()->connected());
+  }
+  std::this_thread::sleep_for(200ms);  // let the server accept them
+  HttpTestClient over(m_port);
+  EXPECT_TRUE(over.closed_by_peer(2000));  // closed before it could send anything
+  held.pop_back();
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(post(k_initialize, post_headers()).status, 200);  // a slot is free again
+}
+
+TEST_F(McpHttpServerTest, PerPeerConnectionCap) {
+  HttpOptions capped = options();
+  capped.max_connections_per_ip = 2;
+  start(capped);
+  const std::string session = open_session();
+  auto stream = open_stream(session);  // a GET stream holds its slot too
+  HttpTestClient second(m_port);
+  ASSERT_TRUE(second.connected());
+  std::this_thread::sleep_for(200ms);
+  HttpTestClient third(m_port);
+  EXPECT_TRUE(third.closed_by_peer(2000));
+  second.close();
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(post(k_tools_list, post_headers({}, session)).status, 200);
+}
+
+TEST_F(McpHttpServerTest, RequestHeadHasItsOwnShortTimeout) {
+  HttpOptions quick = options();
+  quick.header_timeout_ms = 300;  // read_timeout_ms stays 30 s
+  start(quick);
+  HttpTestClient client(m_port);
+  ASSERT_TRUE(client.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+  const auto begin = std::chrono::steady_clock::now();
+  EXPECT_TRUE(client.closed_by_peer(5000));
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 3s);
+  // An idle keep-alive connection is dropped after the same time.
+  HttpTestClient idle(m_port);
+  EXPECT_EQ(exchange(idle, "POST", post_headers(), k_initialize).status, 200);
+  EXPECT_TRUE(idle.closed_by_peer(3000));
+}
+
+TEST_F(McpHttpServerTest, TricklingClientCannotStretchTheLinger) {
+  HttpOptions quick = options();
+  quick.linger_ms = 400;
+  start(quick);
+  HttpTestClient client(m_port);
+  ASSERT_TRUE(client.send_raw("GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+  ASSERT_TRUE(client.read_reply());
+  // One byte every 100 ms: each used to restart the linger timer. Once the
+  // server has fully closed, a send meets a reset and then fails.
+  const auto begin = std::chrono::steady_clock::now();
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() - begin < 4s) {
+    closed = !client.send_raw("x");
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(closed);
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 2s);
+}
+
+TEST_F(McpHttpServerTest, StreamsPerSessionAreCapped) {
+  HttpOptions capped = options();
+  capped.max_streams_per_session = 2;
+  start(capped);
+  const std::string session = open_session();
+  auto first = open_stream(session);
+  auto second = open_stream(session);
+  auto third = open_stream(session);  // the oldest makes room
+  EXPECT_TRUE(first->closed_by_peer(3000));
+  EXPECT_FALSE(second->closed_by_peer(300));
+  EXPECT_FALSE(third->closed_by_peer(300));
+  m_mcp->notify_changed({});
+  m_mcp->notify_changed({});
+  EXPECT_TRUE(second->read_stream_until("list_changed", 3000));
+  EXPECT_TRUE(third->read_stream_until("list_changed", 3000));
+}
+
+TEST_F(McpHttpServerTest, RevokedTokenEndsItsOpenStream) {
+  HttpOptions fast = options(/*anonymous=*/false);
+  fast.sse_keepalive_ms = 100;
+  constexpr auto k_ttl = 300ms;
+  start_with(fast, cache_authentications(token_store_authenticator(m_tokens), k_ttl));
+  auto carol = m_tokens->create_token("carol", "org1", "test");
+  ASSERT_TRUE(carol);
+  auto carol_stream = open_stream(open_session(carol->bearer), carol->bearer);
+  auto bob_stream = open_stream(open_session(m_bob), m_bob);
+  EXPECT_TRUE(carol_stream->read_stream_until(": keepalive", 3000));  // it was authorized all along
+  ASSERT_TRUE(m_tokens->revoke_token(carol->token.id));
+  const auto begin = std::chrono::steady_clock::now();
+  EXPECT_TRUE(carol_stream->closed_by_peer(3000));
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, k_ttl + 100ms + 1s);  // TTL + keepalive + slack
+  EXPECT_FALSE(bob_stream->closed_by_peer(500));
+  EXPECT_TRUE(bob_stream->read_stream_until(": keepalive", 3000));
 }
 
 }  // namespace

@@ -58,5 +58,32 @@ TEST(SessionRegistry, IdleSessionsWithoutStreamsAreRemoved) {
   EXPECT_EQ(registry.size(), 0u);
 }
 
+TEST(SessionRegistry, PerCallerQuotaEvictsThatCallersLeastRecentlyUsed) {
+  SessionRegistry registry(100, 2);
+  ASSERT_TRUE(registry.add(entry("a1", k_alice)));
+  ASSERT_TRUE(registry.add(entry("b1", k_bob)));
+  ASSERT_TRUE(registry.add(entry("b2", k_bob)));
+  auto b1 = registry.find("b1", k_bob);
+  ASSERT_TRUE(b1);
+  b1->last_used_ms.store(SessionRegistry::now_ms() + 1000);  // b1 is the most recently used
+  std::shared_ptr<HttpSession> evicted;
+  ASSERT_TRUE(registry.add(entry("b3", k_bob), &evicted));
+  ASSERT_TRUE(evicted);
+  EXPECT_EQ(evicted->id, "b2");
+  EXPECT_FALSE(registry.find("b2", k_bob));
+  EXPECT_TRUE(registry.find("b1", k_bob));
+  EXPECT_TRUE(registry.find("a1", k_alice));
+  EXPECT_EQ(registry.count_of(k_bob), 2u);
+  EXPECT_EQ(registry.count_of(k_alice), 1u);
+  // Another org is another caller; anonymous is one caller of its own.
+  evicted.reset();
+  ASSERT_TRUE(registry.add(entry("x1", k_alice_other_org), &evicted));
+  ASSERT_TRUE(registry.add(entry("n1", k_anonymous), &evicted));
+  EXPECT_FALSE(evicted);
+  EXPECT_EQ(registry.size(), 5u);
+  EXPECT_TRUE(registry.remove("b1", k_bob));
+  EXPECT_EQ(registry.count_of(k_bob), 1u);
+}
+
 }  // namespace
 }  // namespace skillrt::net
