@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tools/call skill_view over MCP Streamable HTTP against a 10k-skill home
+# (bench/README.md "MCP over HTTP"): throughput and latency with keep-alive
+# clients, then the server's memory per idle session.
+#
+#   bench/mcp_http.sh [SKILLS]        default 10000
+# Environment:
+#   SKILLRT_BENCH_CACHE        generated trees (default .cache/bench, shared with run.sh)
+#   SKILLRT_BENCH_BUILD        release build directory (default build/release)
+#   SKILLRT_BENCH_CONNECTIONS  client connections (default 4)
+#   SKILLRT_BENCH_SECONDS      measured seconds per run (default 10)
+#   SKILLRT_BENCH_THREADS      server I/O threads (default 2)
+#   SKILLRT_BENCH_IDLE         idle sessions for the memory figure (default 1000)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache=${SKILLRT_BENCH_CACHE:-$root/.cache/bench}
+build=${SKILLRT_BENCH_BUILD:-$root/build/release}
+n=${1:-10000}
+connections=${SKILLRT_BENCH_CONNECTIONS:-4}
+seconds=${SKILLRT_BENCH_SECONDS:-10}
+threads=${SKILLRT_BENCH_THREADS:-2}
+idle=${SKILLRT_BENCH_IDLE:-1000}
+
+command -v jq >/dev/null || "$root/scripts/bootstrap" --test
+log="$root/build/bench-build.log"
+mkdir -p "$root/build" "$cache"
+(
+  cd "$root"
+  if [[ ! -f "$build/build.ninja" || CMakePresets.json -nt "$build/CMakeCache.txt" ]]; then
+    cmake --preset release -B "$build" >"$log" 2>&1
+  fi
+  cmake --build "$build" --target gen_tree skillrt mcp_http_bench >>"$log" 2>&1
+) || { tail -n 100 "$log" >&2; echo "bench: build failed" >&2; exit 1; }
+skillrt="$build/apps/skillrt/skillrt"
+client="$build/bench/mcp_http_bench"
+
+gen_key=$(sha256sum "$root/bench/gen_tree.cpp" | cut -c1-12)
+tree="$cache/tree-$n-seed42-$gen_key"
+if [[ ! -f "$tree/manifest.txt" ]]; then
+  rm -rf "$tree.tmp"
+  "$build/bench/gen_tree" "$tree.tmp" "$n" 42 >/dev/null
+  mv "$tree.tmp" "$tree"
+fi
+home="$tree/home"
+
+# Names that resolve to exactly one skill (duplicates would be ambiguous).
+names="$cache/mcp-names-$n.txt"
+"$skillrt" --home "$home" --json list |
+  jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' >"$names"
+echo "bench: $(wc -l <"$names") unique skill names" >&2
+
+out="$cache/mcp-serve-$n.out"
+"$skillrt" --home "$home" serve --allow-anonymous --listen 127.0.0.1:0 --threads "$threads" >"$out" 2>"$cache/mcp-serve-$n.err" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  grep -q '^listening ' "$out" && break
+  sleep 0.1
+done
+port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
+[[ -n "$port" ]] || { cat "$cache/mcp-serve-$n.err" >&2; echo "bench: server did not start" >&2; exit 1; }
+
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$server/status"; }
+
+echo "bench: $n skills, $connections connections, $threads server threads" >&2
+"$client" --port "$port" --names "$names" --connections "$connections" --seconds "$seconds"
+"$client" --port "$port" --names "$names" --connections "$connections" --seconds "$seconds" \
+  --file references/api.md || true
+
+before=$(rss_kib)
+"$client" --port "$port" --idle-sessions "$idle" --hold 1 >/dev/null
+after=$(rss_kib)
+awk -v b="$before" -v a="$after" -v n="$idle" \
+  'BEGIN { printf "{\"idle_sessions\": %d, \"rss_before_kib\": %d, \"rss_after_kib\": %d, \"kib_per_session\": %.1f}\n", n, b, a, (a - b) / n }'
