@@ -44,10 +44,15 @@ if [[ ! -f "$tree/manifest.txt" ]]; then
 fi
 home="$tree/home"
 
-# Names that resolve to exactly one skill (duplicates would be ambiguous).
+# Names that resolve to exactly one skill: listed once, and not the name or
+# directory of a shadowed twin (the generator plants duplicates on purpose;
+# those names answer "ambiguous", which is not what this measures).
 names="$cache/mcp-names-$n.txt"
+"$skillrt" --home "$home" --json doctor |
+  jq -r '.shadowed[] | .name, (.losers[] | split("/") | .[-2])' | sort -u >"$cache/mcp-shadowed-$n.txt"
 "$skillrt" --home "$home" --json list |
-  jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' >"$names"
+  jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' |
+  grep -vxF -f "$cache/mcp-shadowed-$n.txt" >"$names"
 echo "bench: $(wc -l <"$names") unique skill names" >&2
 
 out="$cache/mcp-serve-$n.out"
@@ -64,9 +69,14 @@ port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$server/status"; }
 
 echo "bench: $n skills, $connections connections, $threads server threads" >&2
-"$client" --port "$port" --names "$names" --connections "$connections" --seconds "$seconds"
-"$client" --port "$port" --names "$names" --connections "$connections" --seconds "$seconds" \
-  --file references/api.md || true
+# The server's own CPU per request, next to the wall-clock figures: on a
+# busy machine throughput says little, CPU per request still says a lot.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server/stat"; }
+before_ticks=$(cpu_ticks)
+"$client" --port "$port" --names "$names" --connections "$connections" --seconds "$seconds" --warmup 0 ||
+  echo "bench: some calls answered with an error (see \"errors\")" >&2
+after_ticks=$(cpu_ticks)
+echo "{\"server_cpu_ticks\": $((after_ticks - before_ticks)), \"ticks_per_second\": $(getconf CLK_TCK)}"
 
 before=$(rss_kib)
 "$client" --port "$port" --idle-sessions "$idle" --hold 1 >/dev/null
