@@ -10,6 +10,7 @@
 #include <ctime>
 
 #include "core/util/sha256.hpp"
+#include "core/util/utc_time.hpp"
 #include "core/yaml/utf8.hpp"
 
 namespace skillrt::store::tokens {
@@ -190,19 +191,7 @@ Result<void> check_label(std::string_view label) {
 }
 
 std::string iso_utc(std::chrono::system_clock::time_point at) {
-  using namespace std::chrono;
-  const auto since = at.time_since_epoch();
-  const auto ms = duration_cast<milliseconds>(since).count() % 1000;
-  const std::time_t secs = system_clock::to_time_t(at);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  std::array<char, 32> buf{};
-  const std::size_t n = std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%S", &tm);
-  std::string out(buf.data(), n);
-  std::array<char, 8> frac{};
-  std::snprintf(frac.data(), frac.size(), ".%03dZ", static_cast<int>(ms));
-  out += frac.data();
-  return out;
+  return core::iso8601_utc(at, core::TimePrecision::milliseconds);
 }
 
 } // namespace skillrt::store::tokens

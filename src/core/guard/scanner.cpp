@@ -21,6 +21,7 @@
 #include "core/limits.hpp"
 #include "core/util/read_file.hpp"
 #include "core/util/sha256.hpp"
+#include "core/util/utc_time.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -98,15 +99,6 @@ FileRead read_for_scan(const fs::path& path, Sha256& hash, std::size_t& budget) 
   }
   ::close(fd);
   return r;
-}
-
-std::string utc_now_iso() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  ::gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::string make_summary(const ScanResult& r) {
@@ -208,7 +200,7 @@ void finish(ScanResult& r, const fs::path& skill_dir, const ScanOptions& options
   apply_dismissals(files, r.findings, r.dismissed);
   r.verdict = verdict_for(r.findings);
   r.summary = make_summary(r);
-  r.scanned_at = utc_now_iso();
+  r.scanned_at = utc_now_iso8601();
 }
 
 } // namespace

@@ -4,4 +4,5 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/path_within.cpp
   ${CMAKE_CURRENT_LIST_DIR}/read_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/text.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/utc_time.cpp)

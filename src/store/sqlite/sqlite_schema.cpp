@@ -5,6 +5,8 @@
 #include <ctime>
 #include <string>
 
+#include "core/util/utc_time.hpp"
+
 namespace skillrt::store::sqlite {
 namespace {
 
@@ -69,21 +71,7 @@ int latest_schema_version() {
   return static_cast<int>(k_migrations.size());
 }
 
-std::string utc_now_iso() {
-  using namespace std::chrono;
-  const auto now = system_clock::now();
-  const auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
-  const std::time_t secs = system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  std::array<char, 32> buf{};
-  const std::size_t n = std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%S", &tm);
-  std::string out(buf.data(), n);
-  std::array<char, 8> frac{};
-  std::snprintf(frac.data(), frac.size(), ".%03dZ", static_cast<int>(ms));
-  out += frac.data();
-  return out;
-}
+std::string utc_now_iso() { return core::utc_now_iso8601(core::TimePrecision::milliseconds); }
 
 namespace {
 
