@@ -116,6 +116,12 @@ inline constexpr std::size_t k_max_mcp_message_bytes = 4 * 1024 * 1024;
 inline constexpr std::size_t k_max_json_depth = 64;
 // resources/subscribe entries of one session (one per file).
 inline constexpr std::size_t k_max_subscriptions_per_session = 1000;
+// Serialized skill_view answers kept per catalog snapshot (mcp/view_cache);
+// past it, new answers are served but not kept.
+inline constexpr std::size_t k_mcp_view_cache_bytes = 64 * 1024 * 1024;
+// Directories below a skill's support folders a cached answer re-checks; a
+// skill with more is never cached.
+inline constexpr std::size_t k_mcp_view_cache_max_dirs = 256;
 
 // --- Per-user memory and todo (core/memory, core/todo) ---
 // Hermes' memory tool: characters (code points) over all entries of one store.
@@ -132,5 +138,22 @@ inline constexpr std::size_t k_max_user_state_file_bytes = 1024 * 1024;
 inline constexpr std::size_t k_max_state_json_depth = 16;
 // How long a writer waits for another writer of the same user's file.
 inline constexpr int k_user_state_lock_timeout_ms = 30000;
+
+// --- Distribution (core/sync, core/hub, src/sources; issue 5/5) ---
+// A bundle (a folder, an archive, a git checkout, a download) is refused as a
+// whole when it passes any of these, with a message naming the limit.
+inline constexpr std::size_t k_max_bundle_entries = 10000;                 // files + folders
+inline constexpr std::uint64_t k_max_bundle_bytes = 256ull * 1024 * 1024;  // uncompressed, in all
+inline constexpr std::uint64_t k_max_bundle_file_bytes = 64ull * 1024 * 1024;
+// Uncompressed bytes per compressed byte, checked once past the first MiB.
+inline constexpr std::uint64_t k_max_compression_ratio = 100;
+inline constexpr std::size_t k_max_bundle_path_bytes = 1024;
+inline constexpr std::size_t k_max_bundle_depth = 32;
+// One download (libcurl): bytes, seconds, redirects.
+inline constexpr std::uint64_t k_max_download_bytes = 64ull * 1024 * 1024;
+inline constexpr int k_download_timeout_s = 20;
+inline constexpr int k_max_redirects = 5;
+// lock.json and the bundled manifest are refused as corrupt past this size.
+inline constexpr std::size_t k_max_hub_state_bytes = 8 * 1024 * 1024;
 
 }  // namespace skillrt::limits

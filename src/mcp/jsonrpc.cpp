@@ -109,6 +109,45 @@ std::string result_response(const Json& id, Json result) {
   return dump_json(out);
 }
 
+std::string result_response_text(const Json& id, std::string_view result_text) {
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  out += dump_json(id);
+  out += R"(,"result":)";
+  out += result_text;
+  out += '}';
+  return out;
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  out.reserve(out.size() + text.size() + text.size() / 8 + 2);
+  out += '"';
+  std::size_t run = 0;  // start of the pending run of bytes copied as they are
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte != '"' && byte != '\\') {
+      continue;
+    }
+    out.append(text, run, i - run);
+    run = i + 1;
+    switch (byte) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        out += "\\u00";
+        out += k_hex[byte >> 4];
+        out += k_hex[byte & 0xF];
+    }
+  }
+  out.append(text, run, text.size() - run);
+  out += '"';
+}
+
 std::string error_response(const Json& id, const RpcError& error) {
   Json body = Json::object();
   body["code"] = error.code;

@@ -59,6 +59,8 @@ ParsedMessage parse_message(std::string_view text);
 
 // {"jsonrpc":"2.0","id":ID,"result":RESULT} as text.
 std::string result_response(const Json& id, Json result);
+// The same, with RESULT already serialized (valid JSON text, spliced in as it is).
+std::string result_response_text(const Json& id, std::string_view result_text);
 // {"jsonrpc":"2.0","id":ID,"error":{code,message[,data]}} as text.
 std::string error_response(const Json& id, const RpcError& error);
 // {"jsonrpc":"2.0","method":METHOD[,"params":PARAMS]} as text.
@@ -66,5 +68,9 @@ std::string notification_message(std::string_view method, std::optional<Json> pa
 
 // Dumps JSON for the wire: compact, invalid UTF-8 replaced (never throws).
 std::string dump_json(const Json& value);
+
+// Appends `text` (valid UTF-8, as dump_json produces) as a JSON string literal
+// with its quotes: `"`, `\\` and control characters escaped, all else copied.
+void append_json_string(std::string& out, std::string_view text);
 
 }  // namespace skillrt::mcp

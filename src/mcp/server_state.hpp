@@ -20,12 +20,29 @@
 #include "core/watch/skill_watcher.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/server.hpp"
+#include "mcp/view_cache.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::mcp {
 
-// What one method answers: its result object, or a protocol fault.
-using MethodResult = tl::expected<Json, RpcError>;
+// What one method answers. Most methods build a result object; a tool call
+// hands over its result already serialized (`serialized`, the text of the
+// result object), because its payload is written twice (as text content and
+// as structuredContent) and a skill body escaped through nested JSON trees
+// three times was the largest cost of skill_view (bench/README.md).
+struct MethodOutput {
+  MethodOutput(Json result) : value(std::move(result)) {}  // NOLINT(google-explicit-constructor)
+  static MethodOutput serialized_text(std::string text) {
+    MethodOutput out(Json(nullptr));
+    out.serialized = std::move(text);
+    return out;
+  }
+  Json value;
+  std::optional<std::string> serialized;
+};
+
+// What one method answers: its result, or a protocol fault.
+using MethodResult = tl::expected<MethodOutput, RpcError>;
 
 // One caller's view of the skills at one moment: the catalog, its slash
 // commands and the skill:// paths of the offered skills. Immutable once built
@@ -43,6 +60,9 @@ struct Snapshot {
   // skills/list entries already hashed, by position in `skills`.
   mutable std::mutex entries_mutex;
   mutable std::unordered_map<std::size_t, Json> entries;
+
+  // skill_view answers without file_path, by the name asked for.
+  mutable ViewCache views;
 };
 
 struct Server::Impl {

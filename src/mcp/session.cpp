@@ -258,7 +258,10 @@ std::optional<std::string> Session::Impl::handle(std::string_view message) {
     if (!result) {
       return error_response(id, result.error());
     }
-    return result_response(id, std::move(*result));
+    if (result->serialized) {
+      return result_response_text(id, *result->serialized);
+    }
+    return result_response(id, std::move(result->value));
   } catch (const std::exception& error) {
     return error_response(id, RpcError{rpc_code::internal_error, std::string("Internal error: ") + error.what(),
                                        std::nullopt});

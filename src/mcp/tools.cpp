@@ -93,24 +93,29 @@ Json build_definitions() {
   return tools;
 }
 
-Json tool_result(Json payload) {
+// {"content":[{"type":"text","text":PAYLOAD AS TEXT}],"structuredContent":PAYLOAD,"isError":…}
+// written straight as text: the payload is serialized once and that text is
+// escaped once for the text content, instead of building the result as a tree
+// and escaping the skill body three times on the way out.
+MethodOutput tool_result(const Json& payload) {
   const auto success = payload.find("success");
   const bool ok = success != payload.end() && success->is_boolean() && success->get<bool>();
-  Json text = Json::object();
-  text["type"] = "text";
-  text["text"] = dump_json(payload);
-  Json out = Json::object();
-  out["content"] = Json::array({std::move(text)});
-  out["structuredContent"] = std::move(payload);
-  out["isError"] = !ok;
-  return out;
+  const std::string structured = dump_json(payload);
+  std::string out;
+  out.reserve(2 * structured.size() + structured.size() / 8 + 96);
+  out += R"({"content":[{"type":"text","text":)";
+  append_json_string(out, structured);
+  out += R"(}],"structuredContent":)";
+  out += structured;
+  out += ok ? R"(,"isError":false})" : R"(,"isError":true})";
+  return MethodOutput::serialized_text(std::move(out));
 }
 
-Json argument_error(const std::string& message) {
+MethodOutput argument_error(const std::string& message) {
   Json payload = Json::object();
   payload["success"] = false;
   payload["error"] = message;
-  return tool_result(std::move(payload));
+  return tool_result(payload);
 }
 
 // An optional string argument; `error` is set when it has another type.
@@ -128,7 +133,7 @@ std::optional<std::string> string_arg(const Json& args, const char* key, std::st
   return found->get<std::string>();
 }
 
-Json run_skills_list(Session::Impl& session, const Json& args) {
+MethodOutput run_skills_list(Session::Impl& session, const Json& args) {
   std::string error;
   const auto category = string_arg(args, "category", error);
   if (!error.empty()) {
@@ -138,7 +143,7 @@ Json run_skills_list(Session::Impl& session, const Json& args) {
   return tool_result(protocol::list_json(snapshot->catalog, category));
 }
 
-Json run_skill_view(Session::Impl& session, const Json& args) {
+MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
   std::string error;
   const auto name = string_arg(args, "name", error);
   const auto file_path = string_arg(args, "file_path", error);
@@ -149,9 +154,18 @@ Json run_skill_view(Session::Impl& session, const Json& args) {
     return argument_error("Argument 'name' is required.");
   }
   const auto snapshot = session.server->snapshot(session.ctx);
+  const bool whole_skill = !file_path || file_path->empty();
+  if (whole_skill) {
+    if (auto hit = snapshot->views.find(*name)) {
+      for (const std::string& warning : hit->warnings) {
+        session.log(k_log_level_warning, "warning", warning);
+      }
+      return MethodOutput::serialized_text(std::move(hit->result_text));
+    }
+  }
+  const core::Config& config = session.server->options.config;
   std::vector<std::string> warnings;
-  const auto answer =
-      core::view_skill_in(session.ctx, session.server->options.config, snapshot->catalog, *name, file_path, warnings);
+  const auto answer = core::view_skill_in(session.ctx, config, snapshot->catalog, *name, file_path, warnings);
   for (const std::string& warning : warnings) {
     session.log(k_log_level_warning, "warning", warning);
   }
@@ -159,7 +173,11 @@ Json run_skill_view(Session::Impl& session, const Json& args) {
     return tool_result(protocol::view_failure_json(answer.error()));
   }
   if (const auto* doc = std::get_if<core::SkillDocument>(&*answer)) {
-    return tool_result(protocol::skill_document_json(*doc));
+    MethodOutput result = tool_result(protocol::skill_document_json(*doc));
+    if (whole_skill) {
+      snapshot->views.store(*name, *doc, session.ctx, config, *result.serialized, warnings);
+    }
+    return result;
   }
   return tool_result(protocol::skill_file_json(std::get<core::SkillFile>(*answer)));
 }
@@ -175,7 +193,7 @@ std::optional<core::ManageAction> parse_action(const std::string& action) {
   return std::nullopt;
 }
 
-Json run_skill_manage(Session::Impl& session, const Json& args) {
+MethodOutput run_skill_manage(Session::Impl& session, const Json& args) {
   std::string error;
   const auto action_name = string_arg(args, "action", error);
   const auto name = string_arg(args, "name", error);
@@ -212,7 +230,7 @@ Json run_skill_manage(Session::Impl& session, const Json& args) {
   return tool_result(protocol::skill_manage_json(session.ctx, session.server->options.config, request));
 }
 
-Json run_skills_search(Session::Impl& session, const Json& args) {
+MethodOutput run_skills_search(Session::Impl& session, const Json& args) {
   std::string error;
   const auto query = string_arg(args, "query", error);
   std::size_t limit = limits::k_search_default_limit;

@@ -226,6 +226,7 @@ Readiness evaluate_readiness(const YamlNode& frontmatter, const Context& ctx) {
       if (!is_absolute_or_drive(rel) && !has_traversal_component(rel) && !starts_in_users_dir(rel)) {
         std::error_code ec;
         exists = std::filesystem::exists(ctx.home / rel, ec) && !ec;
+        readiness.credential_files_checked.push_back(rel);
       }
       if (!exists) {
         readiness.missing_credential_files.push_back(rel);

@@ -23,6 +23,9 @@ struct Readiness {
   std::vector<EnvRequirement> required_environment_variables;
   std::vector<std::string> missing_required_environment_variables;
   std::vector<std::string> missing_credential_files;
+  // Every required credential file that was looked for, as HOME-relative paths
+  // (present or not): what a cached answer must re-check (mcp/view_cache).
+  std::vector<std::string> credential_files_checked;
   bool setup_needed = false;
   // The CLI has no secret-capture callback, so nothing is ever offered and skipped.
   bool setup_skipped = false;

@@ -1,0 +1,147 @@
+#include "mcp/view_cache.hpp"
+
+#include <sys/stat.h>
+
+#include <array>
+#include <chrono>
+#include <string_view>
+#include <system_error>
+
+#include "core/limits.hpp"
+
+namespace skillrt::mcp {
+
+namespace fs = std::filesystem;
+
+PathStamp stamp_path(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return PathStamp{};
+  }
+  PathStamp stamp;
+  stamp.exists = true;
+  stamp.device = static_cast<std::uint64_t>(info.st_dev);
+  stamp.inode = static_cast<std::uint64_t>(info.st_ino);
+  stamp.size = static_cast<std::int64_t>(info.st_size);
+  stamp.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+  stamp.ctime_ns = static_cast<std::int64_t>(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+  stamp.mode = static_cast<std::uint32_t>(info.st_mode);
+  return stamp;
+}
+
+namespace {
+
+// The support folders collect_linked_files looks in (view/linked_files.cpp).
+constexpr std::array<std::string_view, 4> k_support_folders{"references", "templates", "assets", "scripts"};
+
+// `root` and every real directory below it (symlinked ones are not descended,
+// as collect_linked_files does not descend them). False when there are more
+// than the cache re-checks, or the walk fails: such a skill is not cached.
+bool collect_folders(const fs::path& root, std::vector<fs::path>& folders) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(root, ec))) {
+    folders.push_back(root);  // recorded as absent (or as a file): its creation must be seen
+    return true;
+  }
+  folders.push_back(root);
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::none, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_directory(ec) && !it->is_symlink(ec)) {
+      folders.push_back(it->path());
+      if (folders.size() > limits::k_mcp_view_cache_max_dirs) {
+        return false;
+      }
+    }
+  }
+  return !ec;
+}
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+std::optional<ViewCache::Hit> ViewCache::find(const std::string& name) const {
+  std::vector<std::pair<fs::path, PathStamp>> dependencies;
+  {
+    std::lock_guard lock(m_mutex);
+    const auto found = m_entries.find(name);
+    if (found == m_entries.end()) {
+      return std::nullopt;
+    }
+    dependencies = found->second.dependencies;
+  }
+  // stat() outside the lock: other requests of the snapshot go on meanwhile.
+  for (const auto& [path, stamp] : dependencies) {
+    if (stamp_path(path) != stamp) {
+      return std::nullopt;
+    }
+  }
+  std::lock_guard lock(m_mutex);
+  const auto found = m_entries.find(name);
+  if (found == m_entries.end() || found->second.dependencies != dependencies) {
+    return std::nullopt;
+  }
+  ++m_hits;
+  return Hit{found->second.result_text, found->second.warnings};
+}
+
+void ViewCache::store(const std::string& name, const core::SkillDocument& doc, const core::Context& ctx,
+                      const core::Config& config, const std::string& result_text,
+                      const std::vector<std::string>& warnings) {
+  if (config.skills.inline_shell) {
+    return;  // command output may change from one call to the next
+  }
+  std::vector<fs::path> paths{doc.source_path, ctx.home / ".env"};
+  for (const std::string& rel : doc.readiness.credential_files_checked) {
+    paths.push_back(ctx.home / rel);
+  }
+  if (doc.skill_dir) {
+    paths.push_back(*doc.skill_dir);
+    std::vector<fs::path> folders;
+    for (std::string_view folder : k_support_folders) {
+      if (!collect_folders(*doc.skill_dir / folder, folders)) {
+        return;
+      }
+    }
+    paths.insert(paths.end(), folders.begin(), folders.end());
+  }
+  Entry entry;
+  entry.result_text = result_text;
+  entry.warnings = warnings;
+  const std::int64_t racy_after = now_ns() - m_racy_window_ns;
+  for (fs::path& path : paths) {
+    PathStamp stamp = stamp_path(path);
+    if (stamp.exists && (stamp.mtime_ns >= racy_after || stamp.ctime_ns >= racy_after)) {
+      return;  // changed too recently to trust an equal stamp later
+    }
+    entry.dependencies.emplace_back(std::move(path), stamp);
+  }
+  // The answer was computed before these stats: if SKILL.md changed in
+  // between, its new stamp is recent and the racy check above refused it.
+  const std::size_t bytes = entry.result_text.size() + name.size() + 64 * entry.dependencies.size();
+  std::lock_guard lock(m_mutex);
+  const auto old = m_entries.find(name);
+  const std::size_t freed = old == m_entries.end()
+                                ? 0
+                                : old->second.result_text.size() + name.size() + 64 * old->second.dependencies.size();
+  if (m_bytes - freed + bytes > limits::k_mcp_view_cache_bytes) {
+    return;
+  }
+  m_bytes = m_bytes - freed + bytes;
+  m_entries.insert_or_assign(name, std::move(entry));
+}
+
+std::uint64_t ViewCache::hits() const {
+  std::lock_guard lock(m_mutex);
+  return m_hits;
+}
+
+std::size_t ViewCache::size() const {
+  std::lock_guard lock(m_mutex);
+  return m_entries.size();
+}
+
+}  // namespace skillrt::mcp
