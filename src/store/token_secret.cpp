@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "core/tenancy/user_id.hpp"
 #include "core/util/sha256.hpp"
 #include "core/util/utc_time.hpp"
 #include "core/yaml/utf8.hpp"
@@ -188,6 +189,16 @@ Result<void> check_label(std::string_view label) {
     }
   }
   return {};
+}
+
+Result<void> check_new_token(std::string_view user_id, std::string_view org_id, std::string_view label) {
+  if (auto ok = core::check_user_id(user_id); !ok) {
+    return ok;
+  }
+  if (auto ok = core::check_org_id(org_id); !ok) {
+    return ok;
+  }
+  return check_label(label);
 }
 
 std::string iso_utc(std::chrono::system_clock::time_point at) {

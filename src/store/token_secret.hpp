@@ -68,6 +68,10 @@ bool constant_time_equal(std::string_view a, std::string_view b);
 // Label rules: at most k_max_label_bytes, valid UTF-8, no control characters.
 Result<void> check_label(std::string_view label);
 
+// What every adapter checks before issuing a token: the user id and org id
+// grammar (core/tenancy/user_id.hpp) and the label rules above.
+Result<void> check_new_token(std::string_view user_id, std::string_view org_id, std::string_view label);
+
 // "2026-11-30T23:59:59.123Z" for `at` (UTC, milliseconds): the port's time format.
 std::string iso_utc(std::chrono::system_clock::time_point at);
 

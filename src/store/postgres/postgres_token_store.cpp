@@ -3,7 +3,6 @@
 #include <mutex>
 #include <utility>
 
-#include "core/tenancy/user_id.hpp"
 #include "store/postgres/pg_connection.hpp"
 #include "store/postgres/pg_migrations.hpp"
 #include "store/token_secret.hpp"
@@ -53,13 +52,7 @@ public:
 
   Result<core::IssuedToken> create_token(std::string_view user_id, std::string_view org_id,
                                          std::string_view label) override {
-    if (auto ok = core::check_user_id(user_id); !ok) {
-      return pass(ok.error());
-    }
-    if (auto ok = core::check_org_id(org_id); !ok) {
-      return pass(ok.error());
-    }
-    if (auto ok = tokens::check_label(label); !ok) {
+    if (auto ok = tokens::check_new_token(user_id, org_id, label); !ok) {
       return pass(ok.error());
     }
     std::lock_guard lock(m_mutex);

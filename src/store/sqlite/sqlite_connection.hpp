@@ -47,6 +47,20 @@ public:
   Result<bool> step();
   // Steps to completion (for statements that return no rows).
   Result<void> run();
+  // Steps through every row, calling on_row(*this) for each.
+  template <typename OnRow>
+  Result<void> each_row(OnRow&& on_row) {
+    while (true) {
+      auto more = step();
+      if (!more) {
+        return tl::unexpected(std::move(more.error()));
+      }
+      if (!*more) {
+        return {};
+      }
+      on_row(*this);
+    }
+  }
 
   std::string text(int column) const;
   std::int64_t integer(int column) const;

@@ -92,15 +92,8 @@ public:
     }
     q->bind(1, user_id);
     std::vector<DbSkill> rows;
-    while (true) {
-      auto more = q->step();
-      if (!more) {
-        return pass(more.error());
-      }
-      if (!*more) {
-        break;
-      }
-      rows.push_back(read_row(*q));
+    if (auto done = q->each_row([&](sqlite::Statement& row) { rows.push_back(read_row(row)); }); !done) {
+      return pass(done.error());
     }
     return rows;
   }
@@ -255,15 +248,11 @@ public:
     }
     q->bind(1, owner);
     std::vector<core::DocStamp> stamps;
-    while (true) {
-      auto more = q->step();
-      if (!more) {
-        return pass(more.error());
-      }
-      if (!*more) {
-        break;
-      }
-      stamps.push_back(core::DocStamp{q->text(0), q->text(1)});
+    if (auto done = q->each_row([&](sqlite::Statement& row) {
+          stamps.push_back(core::DocStamp{row.text(0), row.text(1)});
+        });
+        !done) {
+      return pass(done.error());
     }
     return stamps;
   }
@@ -279,15 +268,11 @@ public:
       return pass(q.error());
     }
     std::vector<core::DocStamp> stamps;
-    while (true) {
-      auto more = q->step();
-      if (!more) {
-        return pass(more.error());
-      }
-      if (!*more) {
-        break;
-      }
-      stamps.push_back(core::DocStamp{q->text(0), q->text(1)});
+    if (auto done = q->each_row([&](sqlite::Statement& row) {
+          stamps.push_back(core::DocStamp{row.text(0), row.text(1)});
+        });
+        !done) {
+      return pass(done.error());
     }
     return stamps;
   }
@@ -510,16 +495,12 @@ private:
     lengths->bind(1, scope.expression);
     ScopeStatistics stats;
     double total_length = 0;
-    while (true) {
-      auto more = lengths->step();
-      if (!more) {
-        return pass(more.error());
-      }
-      if (!*more) {
-        break;
-      }
-      ++stats.documents;
-      total_length += lengths->real(0);
+    if (auto done = lengths->each_row([&](sqlite::Statement& length_row) {
+          ++stats.documents;
+          total_length += length_row.real(0);
+        });
+        !done) {
+      return pass(done.error());
     }
     stats.average_length = stats.documents > 0 ? total_length / static_cast<double>(stats.documents) : 0;
     return &m_statistics.of_scope.emplace(scope.expression, std::move(stats)).first->second;

@@ -4,7 +4,6 @@
 #include <mutex>
 #include <utility>
 
-#include "core/tenancy/user_id.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_schema.hpp"
 #include "store/token_secret.hpp"
@@ -50,13 +49,7 @@ public:
 
   Result<core::IssuedToken> create_token(std::string_view user_id, std::string_view org_id,
                                          std::string_view label) override {
-    if (auto ok = core::check_user_id(user_id); !ok) {
-      return pass(ok.error());
-    }
-    if (auto ok = core::check_org_id(org_id); !ok) {
-      return pass(ok.error());
-    }
-    if (auto ok = tokens::check_label(label); !ok) {
+    if (auto ok = tokens::check_new_token(user_id, org_id, label); !ok) {
       return pass(ok.error());
     }
     std::lock_guard lock(m_mutex);
@@ -107,15 +100,8 @@ public:
       q->bind(1, *user_id);
     }
     std::vector<ApiToken> out;
-    while (true) {
-      auto more = q->step();
-      if (!more) {
-        return pass(more.error());
-      }
-      if (!*more) {
-        break;
-      }
-      out.push_back(read_token(*q));
+    if (auto done = q->each_row([&](sqlite::Statement& row) { out.push_back(read_token(row)); }); !done) {
+      return pass(done.error());
     }
     return out;
   }
