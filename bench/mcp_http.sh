@@ -50,6 +50,9 @@ home="$tree/home"
 names="$cache/mcp-names-$n.txt"
 "$skillrt" --home "$home" --json doctor |
   jq -r '.shadowed[] | .name, (.losers[] | split("/") | .[-2])' | sort -u >"$cache/mcp-shadowed-$n.txt"
+# A folder name used by two skills anywhere (home or external dir) makes the
+# bare name ambiguous for the resolver even when `list` shows only one of them.
+find "$tree" -name SKILL.md -printf '%h\n' | awk -F/ '{ print $NF }' | sort | uniq -d >>"$cache/mcp-shadowed-$n.txt"
 "$skillrt" --home "$home" --json list |
   jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' |
   grep -vxF -f "$cache/mcp-shadowed-$n.txt" >"$names"

@@ -94,13 +94,11 @@ Json build_definitions() {
 }
 
 // {"content":[{"type":"text","text":PAYLOAD AS TEXT}],"structuredContent":PAYLOAD,"isError":…}
-// written straight as text: the payload is serialized once and that text is
-// escaped once for the text content, instead of building the result as a tree
-// and escaping the skill body three times on the way out.
-MethodOutput tool_result(const Json& payload) {
-  const auto success = payload.find("success");
-  const bool ok = success != payload.end() && success->is_boolean() && success->get<bool>();
-  const std::string structured = dump_json(payload);
+// written straight as text from the payload's serialization `structured`:
+// it is spliced in once as it is and escaped once for the text content,
+// instead of building the result as a tree and escaping the skill body three
+// times on the way out.
+MethodOutput tool_result_text(const std::string& structured, bool ok) {
   std::string out;
   out.reserve(2 * structured.size() + structured.size() / 8 + 96);
   out += R"({"content":[{"type":"text","text":)";
@@ -109,6 +107,12 @@ MethodOutput tool_result(const Json& payload) {
   out += structured;
   out += ok ? R"(,"isError":false})" : R"(,"isError":true})";
   return MethodOutput::serialized_text(std::move(out));
+}
+
+MethodOutput tool_result(const Json& payload) {
+  const auto success = payload.find("success");
+  const bool ok = success != payload.end() && success->is_boolean() && success->get<bool>();
+  return tool_result_text(dump_json(payload), ok);
 }
 
 MethodOutput argument_error(const std::string& message) {
@@ -160,7 +164,7 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
       for (const std::string& warning : hit->warnings) {
         session.log(k_log_level_warning, "warning", warning);
       }
-      return MethodOutput::serialized_text(std::move(hit->result_text));
+      return tool_result_text(hit->payload_text, true);
     }
   }
   const core::Config& config = session.server->options.config;
@@ -173,9 +177,10 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
     return tool_result(protocol::view_failure_json(answer.error()));
   }
   if (const auto* doc = std::get_if<core::SkillDocument>(&*answer)) {
-    MethodOutput result = tool_result(protocol::skill_document_json(*doc));
+    std::string payload = dump_json(protocol::skill_document_json(*doc));
+    MethodOutput result = tool_result_text(payload, true);
     if (whole_skill) {
-      snapshot->views.store(*name, *doc, session.ctx, config, *result.serialized, warnings);
+      snapshot->views.store(*name, *doc, session.ctx, config, std::move(payload), warnings);
     }
     return result;
   }

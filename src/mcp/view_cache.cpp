@@ -34,16 +34,21 @@ namespace {
 // The support folders collect_linked_files looks in (view/linked_files.cpp).
 constexpr std::array<std::string_view, 4> k_support_folders{"references", "templates", "assets", "scripts"};
 
-// `root` and every real directory below it (symlinked ones are not descended,
-// as collect_linked_files does not descend them). False when there are more
-// than the cache re-checks, or the walk fails: such a skill is not cached.
+// Every real directory at or below `root` (symlinked ones are not descended,
+// as collect_linked_files does not descend them). A missing `root` adds
+// nothing: creating it changes the skill folder's own stamp, which is
+// recorded. False when there are more folders than the cache re-checks, or
+// the walk fails: such a skill is not cached.
 bool collect_folders(const fs::path& root, std::vector<fs::path>& folders) {
   std::error_code ec;
-  if (!fs::is_directory(fs::symlink_status(root, ec))) {
-    folders.push_back(root);  // recorded as absent (or as a file): its creation must be seen
+  const fs::file_status status = fs::symlink_status(root, ec);
+  if (ec || !fs::exists(status)) {
+    return !ec || ec == std::errc::no_such_file_or_directory;
+  }
+  folders.push_back(root);  // a file or a symlink here is recorded too: its replacement must be seen
+  if (!fs::is_directory(status)) {
     return true;
   }
-  folders.push_back(root);
   for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::none, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->is_directory(ec) && !it->is_symlink(ec)) {
@@ -85,11 +90,11 @@ std::optional<ViewCache::Hit> ViewCache::find(const std::string& name) const {
     return std::nullopt;
   }
   ++m_hits;
-  return Hit{found->second.result_text, found->second.warnings};
+  return Hit{found->second.payload_text, found->second.warnings};
 }
 
 void ViewCache::store(const std::string& name, const core::SkillDocument& doc, const core::Context& ctx,
-                      const core::Config& config, const std::string& result_text,
+                      const core::Config& config, std::string payload_text,
                       const std::vector<std::string>& warnings) {
   if (config.skills.inline_shell) {
     return;  // command output may change from one call to the next
@@ -109,7 +114,7 @@ void ViewCache::store(const std::string& name, const core::SkillDocument& doc, c
     paths.insert(paths.end(), folders.begin(), folders.end());
   }
   Entry entry;
-  entry.result_text = result_text;
+  entry.payload_text = std::move(payload_text);
   entry.warnings = warnings;
   const std::int64_t racy_after = now_ns() - m_racy_window_ns;
   for (fs::path& path : paths) {
@@ -121,12 +126,12 @@ void ViewCache::store(const std::string& name, const core::SkillDocument& doc, c
   }
   // The answer was computed before these stats: if SKILL.md changed in
   // between, its new stamp is recent and the racy check above refused it.
-  const std::size_t bytes = entry.result_text.size() + name.size() + 64 * entry.dependencies.size();
+  const std::size_t bytes = entry.payload_text.size() + name.size() + 64 * entry.dependencies.size();
   std::lock_guard lock(m_mutex);
   const auto old = m_entries.find(name);
   const std::size_t freed = old == m_entries.end()
                                 ? 0
-                                : old->second.result_text.size() + name.size() + 64 * old->second.dependencies.size();
+                                : old->second.payload_text.size() + name.size() + 64 * old->second.dependencies.size();
   if (m_bytes - freed + bytes > limits::k_mcp_view_cache_bytes) {
     return;
   }

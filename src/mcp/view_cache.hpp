@@ -42,7 +42,7 @@ PathStamp stamp_path(const std::filesystem::path& path);
 class ViewCache {
  public:
   struct Hit {
-    std::string result_text;            // the serialized tool result
+    std::string payload_text;           // the serialized skill_view JSON (a success)
     std::vector<std::string> warnings;  // logged again on every hit
   };
 
@@ -53,17 +53,19 @@ class ViewCache {
   // The answer cached under `name` when every recorded path still stats the same.
   std::optional<Hit> find(const std::string& name) const;
 
-  // Keeps `result_text` for `name`, computed from `doc` for `ctx`. Does nothing
-  // when the answer may not be cached or the byte budget is spent.
+  // Keeps `payload_text` (the serialized skill_view JSON of `doc`) for `name`.
+  // Does nothing when the answer may not be cached or the byte budget is spent.
+  // Only the payload is kept, not the whole tool result that carries it twice:
+  // escaping it again on a hit is cheap, and the budget holds twice the skills.
   void store(const std::string& name, const core::SkillDocument& doc, const core::Context& ctx,
-             const core::Config& config, const std::string& result_text, const std::vector<std::string>& warnings);
+             const core::Config& config, std::string payload_text, const std::vector<std::string>& warnings);
 
   std::uint64_t hits() const;
   std::size_t size() const;
 
  private:
   struct Entry {
-    std::string result_text;
+    std::string payload_text;
     std::vector<std::string> warnings;
     std::vector<std::pair<std::filesystem::path, PathStamp>> dependencies;
   };

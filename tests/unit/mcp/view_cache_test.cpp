@@ -71,7 +71,7 @@ class ViewCacheTest : public ::testing::Test {
 TEST_F(ViewCacheTest, AHitServesTheStoredAnswerUntilSkillMdChanges) {
   const std::string text = view_and_store();
   ASSERT_TRUE(m_cache.find("deploy").has_value());
-  EXPECT_EQ(m_cache.find("deploy")->result_text, text);
+  EXPECT_EQ(m_cache.find("deploy")->payload_text, text);
   EXPECT_EQ(m_cache.hits(), 2u);
   EXPECT_FALSE(m_cache.find("other").has_value());
 
