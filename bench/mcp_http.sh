@@ -10,7 +10,8 @@
 #   SKILLRT_BENCH_CONNECTIONS  client connections (default 4)
 #   SKILLRT_BENCH_SECONDS      measured seconds per run (default 10)
 #   SKILLRT_BENCH_THREADS      server I/O threads (default 2)
-#   SKILLRT_BENCH_IDLE         idle sessions for the memory figure (default 1000)
+#   SKILLRT_BENCH_IDLE_USERS   token users holding 60 idle sessions each for the
+#                              memory figure (default 20)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,7 +21,7 @@ n=${1:-10000}
 connections=${SKILLRT_BENCH_CONNECTIONS:-4}
 seconds=${SKILLRT_BENCH_SECONDS:-10}
 threads=${SKILLRT_BENCH_THREADS:-2}
-idle=${SKILLRT_BENCH_IDLE:-1000}
+idle_users=${SKILLRT_BENCH_IDLE_USERS:-20}
 
 command -v jq >/dev/null || "$root/scripts/bootstrap" --test
 log="$root/build/bench-build.log"
@@ -53,6 +54,9 @@ names="$cache/mcp-names-$n.txt"
 # A folder name used by two skills anywhere (home or external dir) makes the
 # bare name ambiguous for the resolver even when `list` shows only one of them.
 find "$tree" -name SKILL.md -printf '%h\n' | awk -F/ '{ print $NF }' | sort | uniq -d >>"$cache/mcp-shadowed-$n.txt"
+# So is a name that is another skill's folder name.
+"$skillrt" --home "$home" --json list |
+  jq -r '.skills[] | select((.path | split("/") | .[-2]) != .name) | .name' >>"$cache/mcp-shadowed-$n.txt"
 "$skillrt" --home "$home" --json list |
   jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' |
   grep -vxF -f "$cache/mcp-shadowed-$n.txt" >"$names"
@@ -71,6 +75,20 @@ port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$server/status"; }
 
+# Memory per idle session first, on a fresh heap (after a load run, freed
+# memory would absorb new sessions and hide their cost). One caller may hold
+# 64 sessions (the oldest are evicted past that), so the sessions belong to
+# several token users; a first batch pays the one-time costs unmeasured.
+"$client" --port "$port" --idle-sessions 60 --hold 0 >/dev/null
+before=$(rss_kib)
+for u in $(seq 1 "$idle_users"); do
+  token=$("$skillrt" --home "$home" --user "bench$u" --org 1 --json token create --label bench | jq -r .bearer)
+  "$client" --port "$port" --idle-sessions 60 --token "$token" --hold 0 >/dev/null
+done
+after=$(rss_kib)
+awk -v b="$before" -v a="$after" -v n="$((idle_users * 60))" \
+  'BEGIN { printf "{\"idle_sessions\": %d, \"rss_before_kib\": %d, \"rss_after_kib\": %d, \"bytes_per_session\": %.0f}\n", n, b, a, (a - b) * 1024 / n }'
+
 echo "bench: $n skills, $connections connections, $threads server threads" >&2
 # The server's own CPU per request, next to the wall-clock figures: on a
 # busy machine throughput says little, CPU per request still says a lot.
@@ -81,8 +99,3 @@ before_ticks=$(cpu_ticks)
 after_ticks=$(cpu_ticks)
 echo "{\"server_cpu_ticks\": $((after_ticks - before_ticks)), \"ticks_per_second\": $(getconf CLK_TCK)}"
 
-before=$(rss_kib)
-"$client" --port "$port" --idle-sessions "$idle" --hold 1 >/dev/null
-after=$(rss_kib)
-awk -v b="$before" -v a="$after" -v n="$idle" \
-  'BEGIN { printf "{\"idle_sessions\": %d, \"rss_before_kib\": %d, \"rss_after_kib\": %d, \"kib_per_session\": %.1f}\n", n, b, a, (a - b) / n }'
