@@ -17,6 +17,12 @@ find_package(tl-expected 1.0 REQUIRED CONFIG)
 # Boost.Beast/Asio (headers only) for the HTTP transport in src/net; the 1.81
 # package, not bookworm's default 1.74 (newer Asio).
 find_package(Boost 1.81 REQUIRED CONFIG)
+# Install sources (src/sources): archives, git repositories, https downloads.
+find_package(LibArchive 3.6 REQUIRED)
+pkg_check_modules(GIT2 REQUIRED IMPORTED_TARGET libgit2>=1.5)
+find_package(CURL 7.88 REQUIRED)
+# ed25519 signatures of skill bundles (src/core/hub/ed25519.cpp).
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium>=1.0.18)
 
 if(SKILLRT_BUILD_TESTS)
   find_package(GTest 1.12 REQUIRED CONFIG)
