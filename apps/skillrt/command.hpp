@@ -41,6 +41,16 @@ std::unique_ptr<Command> make_todo_command();    // cmd_todo.cpp: the user's tod
 std::unique_ptr<Command> make_token_command();   // cmd_token.cpp: API tokens for `serve`
 std::unique_ptr<Command> make_mcp_command();     // cmd_mcp.cpp: MCP over stdio
 std::unique_ptr<Command> make_serve_command();   // cmd_serve.cpp: MCP over Streamable HTTP
+// Distribution (issue 5/5).
+std::unique_ptr<Command> make_sync_command();       // cmd_sync.cpp: bundled skills sync
+std::unique_ptr<Command> make_reset_command();      // cmd_sync.cpp: reset NAME [--restore]
+std::unique_ptr<Command> make_install_command();    // cmd_install.cpp: install through quarantine
+std::unique_ptr<Command> make_uninstall_command();  // cmd_uninstall.cpp
+std::unique_ptr<Command> make_check_command();      // cmd_check.cpp: upstream changed? locally modified?
+std::unique_ptr<Command> make_update_command();     // cmd_update.cpp
+std::unique_ptr<Command> make_audit_command();      // cmd_audit.cpp: rescan installed skills, drift
+std::unique_ptr<Command> make_keygen_command();     // cmd_keygen.cpp: ed25519 key pair
+std::unique_ptr<Command> make_sign_command();       // cmd_sign.cpp: sign a bundle
 // skill_manage, one command per action (cmd_manage.cpp).
 std::unique_ptr<Command> make_manage_command(core::ManageAction action);
 

@@ -72,6 +72,15 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_token_command());
   commands.push_back(skillrt::app::make_mcp_command());
   commands.push_back(skillrt::app::make_serve_command());
+  commands.push_back(skillrt::app::make_sync_command());
+  commands.push_back(skillrt::app::make_reset_command());
+  commands.push_back(skillrt::app::make_install_command());
+  commands.push_back(skillrt::app::make_uninstall_command());
+  commands.push_back(skillrt::app::make_check_command());
+  commands.push_back(skillrt::app::make_update_command());
+  commands.push_back(skillrt::app::make_audit_command());
+  commands.push_back(skillrt::app::make_keygen_command());
+  commands.push_back(skillrt::app::make_sign_command());
   for (auto action : {skillrt::core::ManageAction::create, skillrt::core::ManageAction::edit,
                       skillrt::core::ManageAction::patch, skillrt::core::ManageAction::remove_skill,
                       skillrt::core::ManageAction::write_file, skillrt::core::ManageAction::remove_file}) {
@@ -103,7 +112,7 @@ int main(int argc, char** argv) {
     skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
     inv.db = global.db;
     std::size_t seeded = 0;
-    if (auto problem = skillrt::app::seed_bundled_skills(inv.ctx, seeded)) {
+    if (auto problem = skillrt::app::seed_bundled_skills(inv.ctx, inv.config, seeded)) {
       std::cerr << "skillrt: warning: " << *problem << '\n';
     } else if (seeded > 0 && !json) {
       std::cerr << "skillrt: seeded " << seeded << " bundled skills into " << inv.ctx.skills_dir().string() << '\n';

@@ -155,5 +155,19 @@ inline constexpr int k_download_timeout_s = 20;
 inline constexpr int k_max_redirects = 5;
 // lock.json and the bundled manifest are refused as corrupt past this size.
 inline constexpr std::size_t k_max_hub_state_bytes = 8 * 1024 * 1024;
+// A git fetch's transfer (history can legitimately outgrow the bundle), and a `#ref`.
+inline constexpr std::uint64_t k_max_git_transfer_bytes = 512ull * 1024 * 1024;
+inline constexpr std::size_t k_max_source_ref_bytes = 256;
+// A fetched SKILL.md read to learn the skill's name (install, quarantine).
+inline constexpr std::size_t k_max_skill_md_for_name = 4 * 1024 * 1024;
+// A signature file is ~170 bytes and a key file ~104: past these they are garbage.
+inline constexpr std::size_t k_max_signature_file_bytes = 4096;
+inline constexpr std::size_t k_max_key_file_bytes = 4096;
+// `update`'s unified diff: files past this size are summarised, not diffed;
+// lines-times-lines of the differing middle past which a file is summarised;
+// the whole diff text stops growing past the last one.
+inline constexpr std::size_t k_max_diff_file_bytes = 1024 * 1024;
+inline constexpr std::size_t k_max_diff_cells = 4'000'000;
+inline constexpr std::size_t k_max_diff_output_bytes = 256 * 1024;
 
 }  // namespace skillrt::limits

@@ -149,6 +149,8 @@ SkillsConfig read_skills(const YamlNode* skills) {
   }
   cfg.inline_shell_timeout_s = timeout_value(skills->get("inline_shell_timeout"));
   cfg.guard_agent_created = flag_value(skills->get("guard_agent_created"));
+  cfg.trusted_keys = parse_config_string_list(skills->get("trusted_keys"));
+  cfg.require_signature = parse_config_string_list(skills->get("require_signature"));
   return cfg;
 }
 

@@ -22,6 +22,12 @@ struct SkillsConfig {
   int inline_shell_timeout_s = 10;  // minimum 1
   // Scan skill_manage writes (source agent-created); spec §2.10 rule 17.
   bool guard_agent_created = false;
+  // Signatures (issue 5/5, core/hub/signature.hpp): public keys
+  // ("ed25519:<b64>") whose signatures are trusted, and the trust levels
+  // ("builtin", "trusted", "community", ...; "all") whose installs must carry a
+  // valid signature by one of them.
+  std::vector<std::string> trusted_keys;
+  std::vector<std::string> require_signature;
 };
 
 // `database.*` (issue 3/5): where database skills live.
