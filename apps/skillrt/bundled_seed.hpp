@@ -1,20 +1,31 @@
-// First-use seeding of the bundled skills into a fresh home.
+// Where the bundled skills are, and the first-use seeding of a fresh home.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 
+#include "core/config/config.hpp"
 #include "core/context.hpp"
 
 namespace skillrt::app {
 
-// Copies the bundled skills folder into ctx.skills_dir() when that folder does
-// not exist yet and HOME/.no-bundled-skills is absent. The bundled folder comes
-// from $SKILLRT_BUNDLED_DIR (scripts/run sets it); without it nothing happens,
-// so tests on temporary homes start empty. The copy is staged beside the target
-// and renamed into place, so a crash never leaves a half-seeded home.
-// Returns the number of skills seeded, or an error message.
-std::optional<std::string> seed_bundled_skills(const core::Context& ctx, std::size_t& seeded);
+// The bundled skills folder `skillrt sync` uses without --bundled:
+// $SKILLRT_BUNDLED_DIR when set and non-empty (even if missing, so a typo is
+// reported rather than silently replaced), else <exe dir>/bundled-skills (the
+// build's copy), else <exe dir>/../share/skillrt/bundled-skills (installed);
+// nullopt when none of these exists.
+std::optional<std::filesystem::path> find_bundled_dir(const core::Context& ctx);
 
-}  // namespace skillrt::app
+// First-use seeding: when $SKILLRT_BUNDLED_DIR is set (scripts/run sets it),
+// ctx.skills_dir() does not exist yet, HOME/.no-bundled-skills is absent and
+// the actor may write the shared layer, runs the real sync (so the manifest
+// exists and later syncs update pristine copies) into a staging home beside
+// HOME and renames its skills folder into place: a crash never leaves a
+// half-seeded home, and a concurrent first run's seeding wins. Without the
+// variable nothing happens, so tests on temporary homes start empty.
+// `seeded` gets the number of skills copied; returns a warning, if any.
+std::optional<std::string> seed_bundled_skills(const core::Context& ctx, const core::Config& cfg, std::size_t& seeded);
+
+} // namespace skillrt::app

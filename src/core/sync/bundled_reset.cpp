@@ -1,0 +1,122 @@
+// Resetting one bundled skill (see bundled_reset.hpp).
+#include "core/sync/bundled_reset.hpp"
+
+#include <system_error>
+
+#include "core/discovery/walker.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/sync/bundled_manifest.hpp"
+#include "core/sync/dir_hash.hpp"
+#include "core/sync/remove_tree.hpp"
+#include "core/sync/skill_index.hpp"
+#include "core/sync/sync_lock.hpp"
+#include "core/tenancy/permissions.hpp"
+
+namespace skillrt::core::sync {
+namespace {
+
+namespace fs = std::filesystem;
+
+ResetResult outcome(bool ok, std::string action, std::string message) {
+  ResetResult result;
+  result.ok = ok;
+  result.action = std::move(action);
+  result.message = std::move(message);
+  return result;
+}
+
+// Drops the entry, syncs, and says whether the sync recorded the skill again.
+ResetResult drop_and_resync(const Context& ctx, const Config& cfg, const std::string& name, BundledManifest manifest,
+                            const SyncOptions& options, std::string success_action, std::string success_message) {
+  manifest.erase(name);
+  if (auto written = write_bundled_manifest(bundled_manifest_path(ctx), manifest); !written) {
+    return outcome(false, "manifest_write_failed", written.error().message);
+  }
+  auto synced = sync_bundled_skills_locked(ctx, cfg, options);
+  if (!synced) {
+    return outcome(false, "not_rebaselined",
+                   "the manifest entry of " + name + " was dropped, but the sync failed: " + synced.error().message);
+  }
+  auto after = read_bundled_manifest(bundled_manifest_path(ctx));
+  const bool tracked = after && after->count(name) > 0;
+  ResetResult result = tracked ? outcome(true, std::move(success_action), std::move(success_message))
+                               : outcome(false, "not_rebaselined",
+                                         "the manifest entry of " + name +
+                                             " was dropped, but the sync did not record it again (see the sync's "
+                                             "errors and warnings)");
+  result.synced = std::move(*synced);
+  return result;
+}
+
+} // namespace
+
+Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, std::string_view name_view, bool restore,
+                                        const SyncOptions& options) {
+  if (auto allowed = check_permission(ctx, Operation::create, Layer::shared); !allowed) {
+    return tl::unexpected(allowed.error());
+  }
+  const std::string name(name_view);
+  std::error_code ec;
+  const fs::path bundled = fs::canonical(options.bundled_dir, ec);
+  if (options.bundled_dir.empty() || ec || !fs::is_directory(bundled, ec)) {
+    return fail(ErrorCode::not_found, "bundled skills folder not found: " + options.bundled_dir.string());
+  }
+  auto lock = SyncLock::acquire(ctx);
+  if (!lock) {
+    return tl::unexpected(lock.error());
+  }
+  auto manifest = read_bundled_manifest(bundled_manifest_path(ctx));
+  if (!manifest) {
+    return tl::unexpected(manifest.error());
+  }
+  const bool tracked = manifest->count(name) > 0;
+  std::optional<IndexedSkill> shipped;
+  for (IndexedSkill& skill : index_skills(bundled, default_walk_limits()).skills) {
+    if (skill.name == name && !skill.relative.empty() && skill.relative != ".") {
+      shipped = std::move(skill);
+      break;
+    }
+  }
+  if (!tracked && !shipped) {
+    return outcome(false, "not_in_manifest", "'" + name + "' is not a tracked bundled skill");
+  }
+  if (restore && !shipped) {
+    return outcome(false, "bundled_missing",
+                   "'" + name + "' is no longer bundled, so there is no shipped version to restore");
+  }
+  const fs::path root = ctx.skills_dir();
+  if (restore) {
+    const fs::path dest = root / shipped->relative;
+    if (fs::exists(fs::symlink_status(dest, ec))) {
+      if (auto removed = remove_skill_tree(dest, root); !removed) {
+        return outcome(false, "not_reset", "cannot delete your copy of " + name + ": " + removed.error().message);
+      }
+      SkillEvent event;
+      event.kind = ChangeKind::deleted;
+      event.layer = Layer::shared;
+      event.name = name;
+      event.location = (dest / "SKILL.md").string();
+      publish_change(ctx, std::move(event));
+    }
+    return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, "restored",
+                           "restored " + name + " from the bundled version");
+  }
+  if (shipped) {
+    const fs::path dest = root / shipped->relative;
+    const fs::file_status status = fs::symlink_status(dest, ec);
+    if (fs::exists(status) && !fs::is_symlink(status)) {
+      auto shipped_hash = skill_dir_hash(shipped->dir);
+      auto user_hash = skill_dir_hash(dest);
+      if (!shipped_hash || !user_hash || *shipped_hash != *user_hash) {
+        return outcome(false, "refused_copy_diverges",
+                       "your copy of " + name + " at " + dest.string() +
+                           " differs from the bundled version; keep it as it is, or run `skillrt reset " + name +
+                           " --restore` to replace it with the bundled version (your changes are then lost)");
+      }
+    }
+  }
+  return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, "manifest_cleared",
+                         "cleared the manifest entry of " + name + "; it follows bundled updates again");
+}
+
+} // namespace skillrt::core::sync

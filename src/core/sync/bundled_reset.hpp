@@ -1,0 +1,31 @@
+// `skillrt reset NAME [--restore]` (spec §2.13 rule 11): make a bundled skill
+// follow upstream again. Without --restore only the manifest entry is
+// dropped and re-made by a sync (refused when the copy differs from the
+// shipped version, so nothing is lost); with --restore the user's copy is
+// deleted and the shipped version copied fresh.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/sync/bundled_sync.hpp"
+
+namespace skillrt::core::sync {
+
+struct ResetResult {
+  bool ok = false;
+  // not_in_manifest | bundled_missing | restored | not_reset | refused_copy_diverges |
+  // manifest_cleared | not_rebaselined | manifest_write_failed
+  std::string action;
+  std::string message;
+  std::optional<SyncResult> synced; // the sync that ran after the manifest entry was dropped
+};
+
+// Runs under the sync lock, after check_permission(create, shared). A whole
+// failure (refused actor, lock, unreadable manifest, missing bundled folder)
+// is an error; every outcome of §2.13 rule 11 is a ResetResult.
+Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, std::string_view name, bool restore,
+                                        const SyncOptions& options);
+
+} // namespace skillrt::core::sync

@@ -1,0 +1,681 @@
+// The bundled skills sync (see bundled_sync.hpp; spec §2.13 rules 4-9).
+//
+// Work names inside HOME/skills start with `.skillrt-sync-` so the walker
+// (which prunes `.skillrt-*`) never lists a half-copied skill or a backup:
+//   <category>/.skillrt-sync-new-<name>-<pid>   a copy being staged
+//   <category>/.skillrt-sync-bak-<name>         the previous copy during an update
+#include "core/sync/bundled_sync.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <optional>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "core/discovery/roots.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/limits.hpp"
+#include "core/memory/state_json.hpp"
+#include "core/prompt/invalidate.hpp"
+#include "core/sync/bundled_manifest.hpp"
+#include "core/sync/copy_tree.hpp"
+#include "core/sync/dir_hash.hpp"
+#include "core/sync/remove_tree.hpp"
+#include "core/sync/skill_index.hpp"
+#include "core/sync/sync_lock.hpp"
+#include "core/tenancy/permissions.hpp"
+#include "core/util/path_within.hpp"
+#include "core/util/read_file.hpp"
+
+namespace skillrt::core::sync {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view k_staging_prefix = ".skillrt-sync-new-";
+constexpr std::string_view k_backup_prefix = ".skillrt-sync-bak-";
+
+std::string errno_text(int err) {
+  return std::generic_category().message(err);
+}
+
+fs::path backup_path(const fs::path& dest) {
+  return dest.parent_path() / (std::string(k_backup_prefix) + dest.filename().string());
+}
+
+fs::path staging_path(const fs::path& dest) {
+  return dest.parent_path() /
+         (std::string(k_staging_prefix) + dest.filename().string() + "-" + std::to_string(::getpid()));
+}
+
+bool exists_no_follow(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(path, ec));
+}
+
+void fsync_dir(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+// rename(2) that refuses to replace an existing target. The check and the
+// rename are two steps, but we hold the sync lock, and rename(2) itself never
+// replaces a non-empty folder, so at worst an empty folder made in between is
+// swallowed. Plain rename(2) keeps the fault-injection shim of the e2e tests
+// able to fail it.
+Result<void> move_no_replace(const fs::path& from, const fs::path& to) {
+  if (exists_no_follow(to)) {
+    return fail(ErrorCode::io_error, "cannot move " + from.string() + " to " + to.string() + ": the target exists");
+  }
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    return fail(ErrorCode::io_error, "cannot move " + from.string() + " to " + to.string() + ": " + errno_text(errno));
+  }
+  fsync_dir(to.parent_path());
+  if (from.parent_path() != to.parent_path()) {
+    fsync_dir(from.parent_path());
+  }
+  return {};
+}
+
+struct BundledSkill {
+  std::string name;
+  fs::path dir;      // in the bundled folder
+  fs::path relative; // "category/name": the destination below HOME/skills
+  std::string hash;
+};
+
+class SyncRun {
+public:
+  SyncRun(const Context& ctx, const Config& cfg, const SyncOptions& options, SyncResult& out)
+      : m_ctx(ctx), m_cfg(cfg), m_options(options), m_out(out) {}
+
+  Result<void> run();
+
+private:
+  Result<void> prepare_roots();
+  void discover_bundled();
+  void index_external_names();
+  void index_hub_paths();
+  void sync_one(const BundledSkill& skill);
+  bool path_has_symlink(const fs::path& dest) const;
+  bool recover_backup(const BundledSkill& skill, const fs::path& dest, bool& dest_exists);
+  bool try_relocate(const BundledSkill& skill, const fs::path& dest, const std::string& origin);
+  void handle_shadowed(const BundledSkill& skill, const fs::path& dest, bool dest_exists);
+  void copy_new(const BundledSkill& skill, const fs::path& dest);
+  void update_pristine(const BundledSkill& skill, const fs::path& dest);
+  void clean_manifest();
+  void copy_descriptions();
+  std::optional<std::string> hash_or_error(const std::string& name, const fs::path& dir);
+  Result<void> stage_copy(const BundledSkill& skill, const fs::path& dest, fs::path& staged);
+  void remove_stale_staging(const fs::path& dest);
+  void record(const std::string& name, const std::string& hash);
+  void publish(ChangeKind kind, const std::string& name, const fs::path& dir);
+
+  const Context& m_ctx;
+  const Config& m_cfg;
+  const SyncOptions& m_options;
+  SyncResult& m_out;
+
+  fs::path m_root;           // HOME/skills as spelt by the context
+  fs::path m_root_canonical; // the same, resolved
+  fs::path m_bundled;        // the bundled folder, resolved
+  BundledManifest m_manifest;
+  bool m_manifest_dirty = false;
+  bool m_bundled_complete = true; // every bundled SKILL.md could be read
+  std::vector<BundledSkill> m_bundled_skills;
+  std::set<std::string> m_bundled_names; // every name seen in the bundled folder, usable or not
+  std::set<std::string> m_external_names;
+  SkillIndex m_local;
+  std::set<fs::path> m_hub_paths;
+  bool m_hub_lock_unreadable = false;
+  bool m_changed = false;
+  bool m_opt_out = false;
+};
+
+Result<void> SyncRun::prepare_roots() {
+  std::error_code ec;
+  if (m_options.bundled_dir.empty()) {
+    return fail(ErrorCode::invalid_argument, "no bundled skills folder given");
+  }
+  m_bundled = fs::canonical(m_options.bundled_dir, ec);
+  if (ec || !fs::is_directory(m_bundled, ec)) {
+    return fail(ErrorCode::not_found, "bundled skills folder not found: " + m_options.bundled_dir.string());
+  }
+  m_root = m_ctx.skills_dir();
+  fs::create_directories(m_root, ec);
+  if (ec) {
+    return fail(ErrorCode::io_error, "cannot create " + m_root.string() + ": " + ec.message());
+  }
+  m_root_canonical = fs::canonical(m_root, ec);
+  if (ec) {
+    return fail(ErrorCode::io_error, "cannot resolve " + m_root.string() + ": " + ec.message());
+  }
+  if (is_within(m_bundled, m_root_canonical) || is_within(m_root_canonical, m_bundled)) {
+    return fail(ErrorCode::invalid_argument, "the bundled skills folder " + m_bundled.string() +
+                                                 " and the skills folder " + m_root_canonical.string() +
+                                                 " overlap; refusing to sync one into the other");
+  }
+  m_out.bundled_dir = m_bundled;
+  return {};
+}
+
+void SyncRun::discover_bundled() {
+  const SkillIndex index = index_skills(m_bundled, default_walk_limits());
+  for (const std::string& problem : index.problems) {
+    m_out.errors.push_back("bundled skill skipped: " + problem);
+    m_bundled_complete = false;
+  }
+  for (const IndexedSkill& found : index.skills) {
+    m_bundled_names.insert(found.name);
+    if (found.relative.empty() || found.relative == ".") {
+      m_out.errors.push_back("bundled skill skipped: " + (found.dir / "SKILL.md").string() +
+                             " is at the top of the bundled folder; each skill needs a folder of its own");
+      continue;
+    }
+    if (!is_manifest_safe_name(found.name)) {
+      m_out.errors.push_back(
+          "bundled skill skipped: the name \"" + found.name + "\" of " + found.dir.string() +
+          " cannot be recorded in the manifest (empty, ':', control character or surrounding blanks)");
+      continue;
+    }
+    const bool duplicate = std::any_of(m_bundled_skills.begin(), m_bundled_skills.end(),
+                                       [&](const BundledSkill& s) { return s.name == found.name; });
+    if (duplicate) {
+      m_out.errors.push_back("bundled skill skipped: " + found.dir.string() + " has the name \"" + found.name +
+                             "\", which another bundled skill already has");
+      continue;
+    }
+    auto hash = skill_dir_hash(found.dir);
+    if (!hash) {
+      m_out.errors.push_back("bundled skill " + found.name + " skipped: " + hash.error().message);
+      continue;
+    }
+    m_bundled_skills.push_back({found.name, found.dir, found.relative, *hash});
+  }
+  m_out.total_bundled = m_bundled_skills.size();
+}
+
+void SyncRun::index_external_names() {
+  // Only the external tier matters here: a plain (user-less) context, and no
+  // project discovery, so nothing per-user is created and no git runs.
+  Context plain = m_ctx;
+  plain.user_id.reset();
+  plain.anonymous = false;
+  plain.events = nullptr;
+  SkillsConfig skills = m_cfg.skills;
+  skills.project_discovery = false;
+  const RootSet set = compute_roots(plain, skills);
+  WalkLimits limits = default_walk_limits();
+  if (set.users_dir) {
+    limits.per_user_dirs.push_back(set.users_dir->string());
+  }
+  for (const Root& root : set.roots) {
+    if (root.tier != Tier::external) {
+      continue;
+    }
+    for (const IndexedSkill& skill : index_skills(root.path, limits).skills) {
+      m_external_names.insert(skill.name);
+    }
+  }
+}
+
+void SyncRun::index_hub_paths() {
+  // A skill the hub installed is the hub's to move, never ours.
+  const fs::path lock_json = m_root / ".hub" / "lock.json";
+  if (!exists_no_follow(lock_json)) {
+    return;
+  }
+  auto text = read_regular_file(lock_json, limits::k_max_hub_state_bytes);
+  auto doc = text ? parse_state_json(*text) : Result<StateJson>(tl::unexpected(text.error()));
+  const StateJson* installed = doc ? doc->find("installed") : nullptr;
+  if (installed == nullptr || installed->kind != StateJson::Kind::object) {
+    m_hub_lock_unreadable = true;
+    return;
+  }
+  for (const StateJsonMember& member : installed->members) {
+    const StateJson* path = member.value.find("install_path");
+    if (path != nullptr && path->kind == StateJson::Kind::string && !path->text.empty()) {
+      m_hub_paths.insert((m_root / path->text).lexically_normal());
+    }
+  }
+}
+
+bool SyncRun::path_has_symlink(const fs::path& dest) const {
+  // Every existing component from the first below the root down to dest itself.
+  const fs::path relative = dest.lexically_relative(m_root);
+  fs::path current = m_root;
+  for (const fs::path& part : relative) {
+    current /= part;
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(current, ec);
+    if (fs::is_symlink(status)) {
+      return true;
+    }
+    if (!fs::exists(status)) {
+      return false;
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> SyncRun::hash_or_error(const std::string& name, const fs::path& dir) {
+  auto hash = skill_dir_hash(dir);
+  if (!hash) {
+    m_out.errors.push_back(name + ": cannot hash " + dir.string() + ", left as it is: " + hash.error().message);
+    return std::nullopt;
+  }
+  return *hash;
+}
+
+void SyncRun::record(const std::string& name, const std::string& hash) {
+  auto it = m_manifest.find(name);
+  if (it == m_manifest.end() || it->second != hash) {
+    m_manifest[name] = hash;
+    m_manifest_dirty = true;
+  }
+}
+
+void SyncRun::publish(ChangeKind kind, const std::string& name, const fs::path& dir) {
+  m_changed = true;
+  SkillEvent event;
+  event.kind = kind;
+  event.layer = Layer::shared;
+  event.name = name;
+  event.location = (dir / "SKILL.md").string();
+  publish_change(m_ctx, std::move(event));
+}
+
+void SyncRun::remove_stale_staging(const fs::path& dest) {
+  // Staging folders of a sync that died: we hold the lock, so none is live.
+  const std::string prefix = std::string(k_staging_prefix) + dest.filename().string() + "-";
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dest.parent_path(), ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) == 0) {
+      if (auto removed = remove_skill_tree(it->path(), m_root); !removed) {
+        m_out.warnings.push_back("cannot remove the leftover " + it->path().string() + ": " + removed.error().message);
+      }
+    }
+  }
+}
+
+Result<void> SyncRun::stage_copy(const BundledSkill& skill, const fs::path& dest, fs::path& staged) {
+  std::error_code ec;
+  fs::create_directories(dest.parent_path(), ec);
+  if (ec) {
+    return fail(ErrorCode::io_error, "cannot create " + dest.parent_path().string() + ": " + ec.message());
+  }
+  remove_stale_staging(dest);
+  staged = staging_path(dest);
+  return copy_skill_tree(skill.dir, staged);
+}
+
+void SyncRun::copy_new(const BundledSkill& skill, const fs::path& dest) {
+  fs::path staged;
+  if (auto copied = stage_copy(skill, dest, staged); !copied) {
+    m_out.errors.push_back(skill.name + ": not copied (retried next sync): " + copied.error().message);
+    return;
+  }
+  if (auto moved = move_no_replace(staged, dest); !moved) {
+    (void)remove_skill_tree(staged, m_root);
+    m_out.errors.push_back(skill.name + ": not copied (retried next sync): " + moved.error().message);
+    return;
+  }
+  record(skill.name, skill.hash);
+  m_out.copied.push_back(skill.name);
+  publish(ChangeKind::created, skill.name, dest);
+}
+
+void SyncRun::update_pristine(const BundledSkill& skill, const fs::path& dest) {
+  const fs::path backup = backup_path(dest);
+  if (exists_no_follow(backup)) {
+    m_out.errors.push_back(skill.name + ": not updated: the backup " + backup.string() +
+                           " of an earlier update is still there; compare it with " + dest.string() +
+                           " and remove the one you do not want");
+    return;
+  }
+  fs::path staged;
+  if (auto copied = stage_copy(skill, dest, staged); !copied) {
+    m_out.errors.push_back(skill.name +
+                           ": not updated, your copy is unchanged (retried next sync): " + copied.error().message);
+    return;
+  }
+  if (auto moved = move_no_replace(dest, backup); !moved) {
+    (void)remove_skill_tree(staged, m_root);
+    m_out.errors.push_back(skill.name +
+                           ": not updated, your copy is unchanged (retried next sync): " + moved.error().message);
+    return;
+  }
+  if (auto moved = move_no_replace(staged, dest); !moved) {
+    // Put the previous copy back before reporting anything.
+    auto restored = move_no_replace(backup, dest);
+    (void)remove_skill_tree(staged, m_root);
+    if (restored) {
+      m_out.errors.push_back(
+          skill.name + ": not updated, the previous copy was restored (retried next sync): " + moved.error().message);
+    } else {
+      m_out.errors.push_back(skill.name + ": not updated and the previous copy could not be put back; it is at " +
+                             backup.string() + " and the next sync restores it: " + moved.error().message);
+    }
+    return;
+  }
+  record(skill.name, skill.hash);
+  m_out.updated.push_back(skill.name);
+  publish(ChangeKind::updated, skill.name, dest);
+  if (auto removed = remove_skill_tree(backup, m_root); !removed) {
+    m_out.warnings.push_back(skill.name + ": updated, but the backup " + backup.string() +
+                             " could not be removed: " + removed.error().message);
+  }
+}
+
+bool SyncRun::recover_backup(const BundledSkill& skill, const fs::path& dest, bool& dest_exists) {
+  const fs::path backup = backup_path(dest);
+  if (!dest_exists) {
+    // An update died between moving the old copy aside and putting the new one in place.
+    if (auto moved = move_no_replace(backup, dest); !moved) {
+      m_out.errors.push_back(skill.name +
+                             ": cannot restore the backup of an interrupted update: " + moved.error().message);
+      return false;
+    }
+    dest_exists = true;
+    m_out.warnings.push_back(skill.name + ": restored " + dest.string() + " from the backup of an interrupted update");
+    return true;
+  }
+  // Both there: an update died after the new copy was in place. Finish it only
+  // when the backup is exactly what we had recorded and the copy exactly the
+  // bundled version; otherwise keep both for the user to decide.
+  auto origin = m_manifest.find(skill.name);
+  const auto dest_hash = skill_dir_hash(dest);
+  const auto backup_hash = skill_dir_hash(backup);
+  if (origin != m_manifest.end() && is_known_origin_hash(origin->second) && dest_hash && backup_hash &&
+      *dest_hash == skill.hash && *backup_hash == origin->second) {
+    record(skill.name, skill.hash);
+    if (auto removed = remove_skill_tree(backup, m_root); !removed) {
+      m_out.warnings.push_back(skill.name + ": cannot remove " + backup.string() + ": " + removed.error().message);
+    }
+    return true;
+  }
+  m_out.warnings.push_back(skill.name + ": kept " + backup.string() + " (left by an interrupted update) beside " +
+                           dest.string() + "; compare them and remove the one you do not want");
+  return true;
+}
+
+bool SyncRun::try_relocate(const BundledSkill& skill, const fs::path& dest, const std::string& origin) {
+  for (const IndexedSkill& copy : m_local.skills) {
+    if (copy.name != skill.name || copy.dir.lexically_normal() == dest.lexically_normal()) {
+      continue;
+    }
+    if (m_hub_lock_unreadable || m_hub_paths.count(copy.dir.lexically_normal()) > 0) {
+      continue;
+    }
+    auto hash = skill_dir_hash(copy.dir);
+    if (!hash) {
+      continue;
+    }
+    if (*hash != origin) {
+      m_out.warnings.push_back(skill.name + ": a changed copy at " + copy.dir.string() +
+                               " was left in place (the bundled skill now lives at " + dest.string() + ")");
+      continue;
+    }
+    std::error_code ec;
+    fs::create_directories(dest.parent_path(), ec);
+    if (ec || !strictly_inside(copy.dir, m_root)) {
+      continue;
+    }
+    if (auto moved = move_no_replace(copy.dir, dest); !moved) {
+      m_out.errors.push_back(skill.name + ": cannot move " + copy.dir.string() +
+                             " to its new bundled path: " + moved.error().message);
+      return false;
+    }
+    m_out.relocated.push_back(skill.name);
+    publish(ChangeKind::deleted, skill.name, copy.dir);
+    publish(ChangeKind::created, skill.name, dest);
+    return true;
+  }
+  return false;
+}
+
+void SyncRun::handle_shadowed(const BundledSkill& skill, const fs::path& dest, bool dest_exists) {
+  m_out.shadowed_by_external.push_back(skill.name);
+  if (!dest_exists) {
+    return;
+  }
+  const auto hash = skill_dir_hash(dest);
+  if (!hash || *hash != skill.hash) {
+    return; // the user's own copy: never removed
+  }
+  if (auto removed = remove_skill_tree(dest, m_root); !removed) {
+    m_out.warnings.push_back(skill.name + ": cannot remove the stale copy " + dest.string() + ": " +
+                             removed.error().message);
+    return;
+  }
+  publish(ChangeKind::deleted, skill.name, dest);
+  if (m_manifest.erase(skill.name) > 0) {
+    m_manifest_dirty = true;
+  }
+}
+
+void SyncRun::sync_one(const BundledSkill& skill) {
+  const fs::path dest = m_root / skill.relative;
+  if (path_has_symlink(dest)) {
+    m_out.symlinked.push_back(skill.name);
+    return;
+  }
+  bool dest_exists = exists_no_follow(dest);
+  if (exists_no_follow(backup_path(dest)) && !recover_backup(skill, dest, dest_exists)) {
+    return;
+  }
+  const auto entry = m_manifest.find(skill.name);
+  const bool in_manifest = entry != m_manifest.end();
+  if (!dest_exists && in_manifest && is_known_origin_hash(entry->second)) {
+    dest_exists = try_relocate(skill, dest, entry->second);
+  }
+  if (m_external_names.count(skill.name) > 0) {
+    handle_shadowed(skill, dest, dest_exists);
+    return;
+  }
+  if (!in_manifest) {
+    if (!dest_exists) {
+      // A skill of the same name elsewhere in the home (the user's own, or a
+      // copy moved while the manifest was lost) would make the name ambiguous.
+      for (const IndexedSkill& other : m_local.skills) {
+        if (other.name == skill.name) {
+          ++m_out.skipped;
+          m_out.warnings.push_back(skill.name + ": you already have a local skill by this name at " +
+                                   other.dir.string() + "; the bundled version was not installed");
+          return;
+        }
+      }
+      copy_new(skill, dest);
+      return;
+    }
+    ++m_out.skipped;
+    const auto user_hash = hash_or_error(skill.name, dest);
+    if (user_hash && *user_hash == skill.hash) {
+      record(skill.name, skill.hash);
+    } else if (user_hash) {
+      m_out.warnings.push_back(skill.name + ": you already have a local skill by this name at " + dest.string() +
+                               "; the bundled version was not installed");
+    }
+    return;
+  }
+  if (!dest_exists) {
+    ++m_out.skipped; // the user deleted it: never re-added (reset brings it back)
+    return;
+  }
+  const std::string origin = entry->second;
+  if (is_known_origin_hash(origin) && origin == skill.hash) {
+    ++m_out.skipped;
+    return;
+  }
+  const auto user_hash = hash_or_error(skill.name, dest);
+  if (!user_hash) {
+    return;
+  }
+  if (*user_hash == skill.hash) {
+    // Already the bundled version (or an unknown origin proven pristine): baseline it.
+    record(skill.name, skill.hash);
+    ++m_out.skipped;
+    return;
+  }
+  if (!is_known_origin_hash(origin) || *user_hash != origin) {
+    // Changed by the user, or an origin we cannot check (v1, Hermes' MD5):
+    // their copy wins until `skillrt reset`.
+    m_out.user_modified.push_back(skill.name);
+    return;
+  }
+  update_pristine(skill, dest);
+}
+
+void SyncRun::clean_manifest() {
+  if (!m_bundled_complete) {
+    m_out.warnings.push_back("manifest cleanup skipped: some bundled skills could not be read");
+    return;
+  }
+  std::set<std::string> local_names;
+  for (const IndexedSkill& skill : m_local.skills) {
+    local_names.insert(skill.name);
+  }
+  for (auto it = m_manifest.begin(); it != m_manifest.end();) {
+    const std::string& name = it->first;
+    if (m_bundled_names.count(name) > 0 || local_names.count(name) > 0 ||
+        exists_no_follow(m_root / ".archive" / name)) {
+      ++it;
+      continue;
+    }
+    m_out.cleaned.push_back(name);
+    it = m_manifest.erase(it);
+    m_manifest_dirty = true;
+  }
+}
+
+void SyncRun::copy_descriptions() {
+  std::set<fs::path> categories;
+  for (const BundledSkill& skill : m_bundled_skills) {
+    if (m_opt_out && !is_essential_skill(skill.name)) {
+      continue;
+    }
+    fs::path category;
+    const fs::path parent = skill.relative.parent_path();
+    for (const fs::path& part : parent) {
+      category /= part;
+      categories.insert(category);
+    }
+  }
+  for (const fs::path& category : categories) {
+    const fs::path source = m_bundled / category / "DESCRIPTION.md";
+    const fs::path target_dir = m_root / category;
+    const fs::path target = target_dir / "DESCRIPTION.md";
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(source, ec)) || exists_no_follow(target) ||
+        !fs::is_directory(fs::symlink_status(target_dir, ec)) || path_has_symlink(target_dir)) {
+      continue; // absent upstream, already there (never overwritten), or no such category here
+    }
+    auto text = read_regular_file(source, limits::k_max_bundle_file_bytes);
+    if (!text) {
+      m_out.errors.push_back("cannot read " + source.string() + ": " + text.error().message);
+      continue;
+    }
+    const fs::path temp = target_dir / ".skillrt-sync-new-DESCRIPTION.md";
+    fs::remove(temp, ec);
+    fs::copy_file(source, temp, fs::copy_options::none, ec);
+    if (ec) {
+      m_out.errors.push_back("cannot write " + target.string() + ": " + ec.message());
+      fs::remove(temp, ec);
+      continue;
+    }
+    if (auto moved = move_no_replace(temp, target); !moved) {
+      fs::remove(temp, ec);
+      m_out.errors.push_back("cannot write " + target.string() + ": " + moved.error().message);
+      continue;
+    }
+    m_out.descriptions_copied.push_back((category / "DESCRIPTION.md").generic_string());
+  }
+}
+
+Result<void> SyncRun::run() {
+  if (auto ready = prepare_roots(); !ready) {
+    return ready;
+  }
+  auto manifest = read_bundled_manifest(bundled_manifest_path(m_ctx));
+  if (!manifest) {
+    return tl::unexpected(manifest.error());
+  }
+  m_manifest = std::move(*manifest);
+  discover_bundled();
+  m_opt_out = exists_no_follow(opt_out_marker_path(m_ctx));
+  m_out.skipped_opt_out = m_opt_out;
+  index_external_names();
+  index_hub_paths();
+  m_local = index_skills(m_root, default_walk_limits());
+
+  std::size_t done = 0;
+  for (const BundledSkill& skill : m_bundled_skills) {
+    if (!m_opt_out || is_essential_skill(skill.name)) {
+      sync_one(skill);
+    }
+    if (m_options.progress != nullptr) {
+      m_options.progress->update("sync", ++done, m_bundled_skills.size());
+    }
+  }
+  if (!m_opt_out) {
+    clean_manifest();
+  }
+  copy_descriptions();
+  if (m_manifest_dirty) {
+    if (auto written = write_bundled_manifest(bundled_manifest_path(m_ctx), m_manifest); !written) {
+      m_out.errors.push_back(written.error().message);
+    } else {
+      m_out.manifest_written = true;
+    }
+  }
+  if (m_changed) {
+    invalidate_skill_caches(m_ctx);
+  }
+  return {};
+}
+
+} // namespace
+
+fs::path opt_out_marker_path(const Context& ctx) {
+  return ctx.home / ".no-bundled-skills";
+}
+
+bool is_essential_skill(std::string_view name) {
+  return name == k_essential_skill;
+}
+
+Result<SyncResult> sync_bundled_skills_locked(const Context& ctx, const Config& cfg, const SyncOptions& options) {
+  SyncResult out;
+  SyncRun run(ctx, cfg, options, out);
+  auto done = run.run();
+  if (options.progress != nullptr) {
+    options.progress->finish();
+  }
+  if (!done) {
+    return tl::unexpected(done.error());
+  }
+  return out;
+}
+
+Result<SyncResult> sync_bundled_skills(const Context& ctx, const Config& cfg, const SyncOptions& options) {
+  if (auto allowed = check_permission(ctx, Operation::create, Layer::shared); !allowed) {
+    return tl::unexpected(allowed.error());
+  }
+  auto lock = SyncLock::acquire(ctx);
+  if (!lock) {
+    return tl::unexpected(lock.error());
+  }
+  return sync_bundled_skills_locked(ctx, cfg, options);
+}
+
+} // namespace skillrt::core::sync

@@ -1,0 +1,74 @@
+// Contained removal of skill folders (see remove_tree.hpp).
+#include "core/sync/remove_tree.hpp"
+
+#include <system_error>
+#include <vector>
+
+#include "core/util/path_within.hpp"
+
+namespace skillrt::core::sync {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Adds owner rwx to every folder below `path` (links never followed), so
+// remove_all can empty them.
+void make_folders_writable(const fs::path& path) {
+  std::error_code ec;
+  fs::permissions(path, fs::perms::owner_all, fs::perm_options::add | fs::perm_options::nofollow, ec);
+  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    std::error_code status_ec;
+    if (it->is_directory(status_ec) && !it->is_symlink(status_ec)) {
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, status_ec);
+    }
+  }
+}
+
+} // namespace
+
+bool strictly_inside(const fs::path& path, const fs::path& skills_root) {
+  std::error_code ec;
+  const fs::path root = fs::canonical(skills_root, ec);
+  if (ec || path.empty() || !path.is_absolute()) {
+    return false;
+  }
+  const fs::path normal = path.lexically_normal();
+  const fs::path leaf = normal.filename();
+  if (leaf.empty() || leaf == "." || leaf == "..") {
+    return false;
+  }
+  const fs::path parent = fs::canonical(normal.parent_path(), ec);
+  if (ec) {
+    return false;
+  }
+  return is_within(parent, root) && parent / leaf != root;
+}
+
+Result<void> remove_skill_tree(const fs::path& path, const fs::path& skills_root) {
+  if (!strictly_inside(path, skills_root)) {
+    return fail(ErrorCode::refused,
+                "refusing to remove " + path.string() + ": it is not strictly inside " + skills_root.string());
+  }
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(path, ec);
+  if (!fs::exists(status)) {
+    return {};
+  }
+  if (!fs::is_directory(status)) {
+    fs::remove(path, ec); // a symlink (or a stray file): the link goes, its target stays
+  } else {
+    fs::remove_all(path, ec);
+    if (ec) {
+      make_folders_writable(path);
+      ec.clear();
+      fs::remove_all(path, ec);
+    }
+  }
+  if (ec) {
+    return fail(ErrorCode::io_error, "cannot remove " + path.string() + ": " + ec.message());
+  }
+  return {};
+}
+
+} // namespace skillrt::core::sync
