@@ -1,0 +1,67 @@
+// audit.log lines (see audit_log.hpp).
+#include "core/hub/audit_log.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "core/hub/lock_file.hpp"
+
+namespace skillrt::core::hub {
+namespace {
+
+std::string field(std::string_view text, bool allow_spaces) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    out.push_back(u < 0x20 || u == 0x7f || (c == ' ' && !allow_spaces) ? '_' : c);
+  }
+  return out.empty() ? "-" : out;
+}
+
+} // namespace
+
+std::string without_credentials(std::string_view source) {
+  const std::size_t scheme = source.find("://");
+  if (scheme == std::string_view::npos) {
+    return std::string(source);
+  }
+  const std::size_t host = scheme + 3;
+  const std::size_t path = source.find_first_of("/?#", host);
+  const std::size_t at = source.substr(0, path).rfind('@');
+  if (at == std::string_view::npos || at < host) {
+    return std::string(source);
+  }
+  return std::string(source.substr(0, host)) + std::string(source.substr(at + 1));
+}
+
+std::string format_audit_line(const AuditRecord& r, std::string_view timestamp) {
+  std::string line = std::string(timestamp) + " " + field(r.action, false) + " " + field(r.skill, false) + " " +
+                     field(without_credentials(r.source), false) + ":" + field(r.trust, false) + " " +
+                     field(r.verdict, false);
+  if (!r.extra.empty()) {
+    line += " " + field(r.extra, true); // the free-text tail may keep its spaces
+  }
+  return line;
+}
+
+Result<void> append_audit_line(const std::filesystem::path& log, const AuditRecord& record) {
+  const std::string line = format_audit_line(record, iso_utc_now()) + "\n";
+  const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    return fail(ErrorCode::io_error, "Cannot open " + log.string() + ": " + std::generic_category().message(errno));
+  }
+  // One write(2) per line: with O_APPEND the kernel places it whole at the end.
+  const ssize_t written = ::write(fd, line.data(), line.size());
+  const int err = errno;
+  ::close(fd);
+  if (written != static_cast<ssize_t>(line.size())) {
+    return fail(ErrorCode::io_error, "Cannot append to " + log.string() + ": " + std::generic_category().message(err));
+  }
+  return {};
+}
+
+} // namespace skillrt::core::hub

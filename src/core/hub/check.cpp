@@ -1,0 +1,125 @@
+// Checking installed skills against disk and upstream (see check.hpp).
+#include "core/hub/check.hpp"
+
+#include <map>
+#include <system_error>
+
+#include "core/hub/bundle_manifest.hpp"
+#include "core/hub/hub_session.hpp"
+#include "core/hub/lock_file.hpp"
+#include "core/hub/placement.hpp"
+#include "core/hub/quarantine.hpp"
+
+namespace skillrt::core::hub {
+
+namespace fs = std::filesystem;
+
+const char* upstream_status_name(UpstreamStatus status) {
+  switch (status) {
+  case UpstreamStatus::up_to_date:
+    return "up_to_date";
+  case UpstreamStatus::update_available:
+    return "update_available";
+  case UpstreamStatus::unavailable:
+    return "unavailable";
+  case UpstreamStatus::not_checked:
+    return "not_checked";
+  }
+  return "not_checked";
+}
+
+CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::optional<std::string>& name, bool shared,
+                             bool fetch_upstream, Progress* progress) {
+  CheckOutcome out;
+  auto session = open_hub_session(ctx, shared, Operation::read);
+  if (!session) {
+    out.error = session.error();
+    return out;
+  }
+  const HubPaths& paths = session->paths;
+  out.recovered = session->recovered;
+  auto lock = read_lock_file(paths.lock_json);
+  if (!lock) {
+    out.error = lock.error();
+    return out;
+  }
+  if (name && lock->installed.find(*name) == lock->installed.end()) {
+    out.error = Error{ErrorCode::not_found, "'" + *name + "' is not a hub-installed skill", {}};
+    return out;
+  }
+  // One fetch per SOURCE, however many skills came from it.
+  std::map<std::string, Result<FetchedBundle>> fetched;
+  std::size_t done = 0;
+  for (const auto& [skill, entry] : lock->installed) {
+    if (name && skill != *name) {
+      continue;
+    }
+    CheckRow row;
+    row.name = skill;
+    row.install_path = entry.install_path;
+    row.source_spec = entry.source_spec;
+    row.recorded_hash = entry.content_hash;
+    auto target = recorded_target(paths, skill, entry);
+    std::error_code ec;
+    if (!target) {
+      row.invalid_install = true;
+      row.message = target.error().message;
+    } else if (!fs::is_directory(fs::symlink_status(*target, ec))) {
+      row.missing = true;
+      row.message = "the folder " + target->string() + " is gone";
+    } else if (auto manifest = build_bundle_manifest(*target); manifest) {
+      row.current_hash = manifest->content_hash;
+      row.locally_modified = manifest->content_hash != entry.content_hash;
+    } else {
+      row.locally_modified = true;
+      row.message = "cannot hash the installed folder: " + manifest.error().message;
+    }
+    if (fetch_upstream && !row.invalid_install) {
+      if (progress != nullptr) {
+        progress->update("fetch", done, lock->installed.size());
+      }
+      if (entry.source_spec.empty()) {
+        row.upstream = UpstreamStatus::unavailable;
+        row.message += (row.message.empty() ? "" : "; ") + std::string("no source recorded");
+      } else {
+        auto it = fetched.find(entry.source_spec);
+        if (it == fetched.end()) {
+          it = fetched.emplace(entry.source_spec, fetch_into_quarantine(paths, fetcher, entry.source_spec, nullptr))
+                   .first;
+        }
+        const Result<FetchedBundle>& bundle = it->second;
+        const StagedSkill* match = nullptr;
+        if (bundle) {
+          for (const StagedSkill& s : bundle->skills) {
+            match = s.name == skill ? &s : match;
+          }
+        }
+        if (!bundle) {
+          row.upstream = UpstreamStatus::unavailable;
+          row.message += (row.message.empty() ? "" : "; ") + std::string("upstream: ") + bundle.error().message;
+        } else if (match == nullptr) {
+          row.upstream = UpstreamStatus::unavailable;
+          row.message += (row.message.empty() ? "" : "; ") + std::string("upstream no longer has this skill");
+        } else if (auto latest = build_bundle_manifest(match->dir); !latest) {
+          row.upstream = UpstreamStatus::unavailable;
+          row.message += (row.message.empty() ? "" : "; ") + std::string("upstream: ") + latest.error().message;
+        } else {
+          row.latest_hash = latest->content_hash;
+          row.upstream = latest->content_hash == entry.content_hash ? UpstreamStatus::up_to_date
+                                                                    : UpstreamStatus::update_available;
+        }
+      }
+    }
+    ++done;
+    row.status = row.invalid_install                           ? "invalid_install"
+                 : row.missing                                 ? "missing"
+                 : row.locally_modified                        ? "locally_modified"
+                 : row.upstream == UpstreamStatus::not_checked ? "up_to_date"
+                                                               : upstream_status_name(row.upstream);
+    out.rows.push_back(std::move(row));
+  }
+  out.success = true;
+  return out;
+}
+
+} // namespace skillrt::core::hub

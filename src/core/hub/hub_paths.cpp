@@ -1,0 +1,125 @@
+// The hub's folders and its operation lock (see hub_paths.hpp).
+#include "core/hub/hub_paths.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <system_error>
+#include <thread>
+
+#include "core/limits.hpp"
+#include "core/tenancy/user_home.hpp"
+
+namespace skillrt::core::hub {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int err) {
+  return std::generic_category().message(err);
+}
+
+// mkdir 0700 unless it exists as a real directory; a symlink is refused so
+// the hub state can never be redirected outside the root.
+Result<void> make_private_dir(const fs::path& dir) {
+  if (::mkdir(dir.c_str(), 0700) == 0) {
+    return {};
+  }
+  const int err = errno;
+  struct stat st {};
+  if (err == EEXIST && ::lstat(dir.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      return {};
+    }
+    return fail(ErrorCode::refused,
+                dir.string() + " exists but is not a directory (a symlink or a file); refusing to use it");
+  }
+  return fail(ErrorCode::io_error, "Cannot create " + dir.string() + ": " + errno_text(err));
+}
+
+} // namespace
+
+Result<HubPaths> resolve_hub_paths(const Context& ctx, bool shared, Operation op) {
+  HubPaths paths;
+  if (ctx.user_id && !shared) {
+    paths.layer = Layer::user;
+    paths.owner = *ctx.user_id;
+  }
+  if (auto allowed = check_permission(ctx, op, paths.layer, paths.owner); !allowed) {
+    return tl::unexpected(allowed.error());
+  }
+  if (paths.layer == Layer::user) {
+    auto home = ensure_user_home(ctx);
+    if (!home) {
+      return tl::unexpected(home.error());
+    }
+    paths.root = home->skills;
+  } else {
+    paths.root = ctx.skills_dir();
+  }
+  paths.hub = paths.root / ".hub";
+  paths.lock_json = paths.hub / "lock.json";
+  paths.audit_log = paths.hub / "audit.log";
+  paths.quarantine = paths.hub / "quarantine";
+  paths.pending = paths.hub / "pending";
+  paths.trash = paths.hub / "trash";
+  paths.op_lock = paths.hub / "lock";
+  return paths;
+}
+
+Result<void> ensure_hub_dirs(const HubPaths& paths) {
+  std::error_code ec;
+  if (!fs::exists(paths.root, ec)) {
+    fs::create_directories(paths.root, ec);
+    if (ec) {
+      return fail(ErrorCode::io_error, "Cannot create the skills root " + paths.root.string() + ": " + ec.message());
+    }
+  }
+  for (const fs::path* dir : {&paths.hub, &paths.quarantine, &paths.pending, &paths.trash}) {
+    if (auto made = make_private_dir(*dir); !made) {
+      return made;
+    }
+  }
+  return {};
+}
+
+Result<HubOperationLock> HubOperationLock::acquire(const HubPaths& paths) {
+  const int fd = ::open(paths.op_lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    return fail(ErrorCode::io_error, "Cannot open the hub lock " + paths.op_lock.string() + ": " + errno_text(errno));
+  }
+  HubOperationLock lock(fd);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::k_skill_lock_timeout_ms);
+  auto pause = std::chrono::milliseconds(1);
+  // Polling keeps the wait bounded: a stuck hub command must not hang the next one forever.
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      return fail(ErrorCode::io_error, "Cannot lock " + paths.op_lock.string() + ": " + errno_text(errno));
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return fail(ErrorCode::io_error, "Another hub command has held " + paths.op_lock.string() + " for over " +
+                                           std::to_string(limits::k_skill_lock_timeout_ms / 1000) +
+                                           " s; try again later.");
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+  }
+  return lock;
+}
+
+HubOperationLock::HubOperationLock(HubOperationLock&& other) noexcept : m_fd(other.m_fd) {
+  other.m_fd = -1;
+}
+
+HubOperationLock::~HubOperationLock() {
+  if (m_fd >= 0) {
+    ::close(m_fd); // closing drops the flock
+  }
+}
+
+} // namespace skillrt::core::hub

@@ -1,0 +1,157 @@
+// The install pipeline (see install.hpp).
+#include "core/hub/install.hpp"
+
+#include "core/hub/audit_log.hpp"
+#include "core/hub/hub_events.hpp"
+#include "core/hub/hub_session.hpp"
+#include "core/hub/placement.hpp"
+#include "core/hub/quarantine.hpp"
+#include "core/manage/skill_lock.hpp"
+
+namespace skillrt::core::hub {
+namespace {
+
+AuditRecord blocked_record(const std::string& name, const std::string& identifier, const Judgement& j,
+                           const std::string& why) {
+  AuditRecord r{"BLOCKED", name, identifier, "", "", why};
+  if (j.scan) {
+    r.trust = trust_level_name(j.scan->trust);
+    r.verdict = verdict_name(j.scan->verdict);
+    if (j.policy && j.policy->decision != InstallDecision::allow) {
+      r.extra = std::to_string(j.scan->findings.size()) + "_findings";
+    }
+  }
+  return r;
+}
+
+} // namespace
+
+const char* skill_outcome_name(SkillOutcome outcome) {
+  switch (outcome) {
+  case SkillOutcome::installed:
+    return "installed";
+  case SkillOutcome::reinstalled:
+    return "reinstalled";
+  case SkillOutcome::updated:
+    return "updated";
+  case SkillOutcome::blocked:
+    return "blocked";
+  case SkillOutcome::failed:
+    return "failed";
+  }
+  return "failed";
+}
+
+InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher& fetcher, const InstallRequest& request,
+                              Progress* progress) {
+  InstallOutcome out;
+  if (!request.category.empty()) {
+    if (auto ok = validate_hub_category(request.category); !ok) {
+      out.error = ok.error();
+      return out;
+    }
+  }
+  auto session = open_hub_session(ctx, request.shared, Operation::create);
+  if (!session) {
+    out.error = session.error();
+    return out;
+  }
+  const HubPaths& paths = session->paths;
+  out.root = paths.root;
+  out.recovered = session->recovered;
+  // Read before fetching: a corrupt lock.json stops the install before any download.
+  auto lock = read_lock_file(paths.lock_json);
+  if (!lock) {
+    out.error = lock.error();
+    return out;
+  }
+  auto bundle = fetch_into_quarantine(paths, fetcher, request.source, progress);
+  if (!bundle) {
+    (void)append_audit_line(paths.audit_log, {"BLOCKED", "-", request.source, "", "", bundle.error().message});
+    out.error = bundle.error();
+    return out;
+  }
+  out.identifier = bundle->source.identifier;
+  const std::size_t total = bundle->skills.size();
+  std::size_t done = 0;
+  for (const StagedSkill& staged : bundle->skills) {
+    if (progress != nullptr) {
+      progress->update("scan", done, total);
+    }
+    ++done;
+    InstallReport report;
+    report.name = staged.name;
+    report.relative = staged.relative;
+    JudgeOptions options;
+    options.identifier = out.identifier;
+    options.trust = request.trust;
+    options.force = request.force;
+    options.require_signature = request.require_signature;
+    options.config = &config;
+    report.judgement = judge_skill(staged.dir, options);
+
+    auto plan = plan_target(paths, *lock, request.category, staged.name, request.force);
+    if (!plan) {
+      report.outcome = SkillOutcome::blocked;
+      report.reason = plan.error().message;
+      report.path = paths.root / (request.category.empty() ? staged.name : request.category + "/" + staged.name);
+      (void)append_audit_line(paths.audit_log,
+                              blocked_record(staged.name, out.identifier, report.judgement, plan.error().message));
+      out.skills.push_back(std::move(report));
+      continue;
+    }
+    report.path = plan->target;
+    if (!report.judgement.allowed) {
+      report.outcome = SkillOutcome::blocked;
+      report.reason = report.judgement.reason;
+      (void)append_audit_line(paths.audit_log,
+                              blocked_record(staged.name, out.identifier, report.judgement, report.judgement.reason));
+      out.skills.push_back(std::move(report));
+      continue;
+    }
+    const auto previous = lock->installed.find(staged.name);
+    const std::string installed_at =
+        plan->replace && previous != lock->installed.end() ? previous->second.installed_at : std::string();
+    LockEntry entry =
+        make_lock_entry(bundle->source,
+                        bundle->source.canonical_source.empty() ? request.source : bundle->source.canonical_source,
+                        report.judgement, plan->install_path, installed_at);
+    if (progress != nullptr) {
+      progress->update("install", done - 1, total);
+    }
+    // The skill's own lock too, so a skill_manage write to a reinstalled skill
+    // runs before or after the swap, never across it.
+    auto skill_lock = SkillLock::acquire(ctx, plan->target);
+    if (!skill_lock) {
+      report.outcome = SkillOutcome::failed;
+      report.reason = skill_lock.error().message;
+      out.skills.push_back(std::move(report));
+      continue;
+    }
+    PendingPlacement placement{staged.name, "INSTALL", staged.dir, plan->target, {}, entry};
+    if (auto ok = commit_placement(paths, std::move(placement), plan->replace); !ok) {
+      report.outcome = SkillOutcome::failed;
+      report.reason = ok.error().message;
+      out.skills.push_back(std::move(report));
+      continue;
+    }
+    lock->installed[staged.name] = entry;
+    report.outcome = plan->replace ? SkillOutcome::reinstalled : SkillOutcome::installed;
+    report.reason = report.judgement.reason;
+    report.entry = entry;
+    (void)append_audit_line(paths.audit_log, {"INSTALL", staged.name, out.identifier, entry.trust_level,
+                                              entry.scan_verdict, entry.content_hash});
+    announce_change(ctx, paths, plan->replace ? ChangeKind::updated : ChangeKind::created, staged.name, plan->target);
+    out.skills.push_back(std::move(report));
+  }
+  if (progress != nullptr) {
+    progress->update("install", total, total);
+  }
+  out.success = !out.skills.empty();
+  for (const InstallReport& r : out.skills) {
+    out.success = out.success && (r.outcome == SkillOutcome::installed || r.outcome == SkillOutcome::reinstalled);
+  }
+  return out;
+}
+
+} // namespace skillrt::core::hub

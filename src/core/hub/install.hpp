@@ -1,0 +1,57 @@
+// `install SOURCE` (dist_shared decision 4, spec §2.14.7-8): fetch into
+// quarantine → find the skills → validate → guard scan at the trust level →
+// signature check and policy → install policy → atomic rename into
+// <root>/<category>/<name> → lock.json → audit.log → change events and cache
+// invalidation. Each skill of a bundle is judged and placed on its own.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/config.hpp"
+#include "core/context.hpp"
+#include "core/hub/fetcher.hpp"
+#include "core/hub/judge.hpp"
+#include "core/hub/lock_file.hpp"
+#include "core/hub/pending_commit.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::core::hub {
+
+struct InstallRequest {
+  std::string source;              // SOURCE[//subdir][#ref]
+  std::string category;            // --category ("" = the root)
+  bool force = false;              // --force: reinstall, and override a force-overridable block
+  std::optional<TrustLevel> trust; // --trust
+  bool require_signature = false;  // --require-signature
+  bool shared = false;             // --shared: HOME/skills even with --user
+};
+
+enum class SkillOutcome : unsigned char { installed, reinstalled, updated, blocked, failed };
+const char* skill_outcome_name(SkillOutcome outcome); // "installed" | "reinstalled" | "updated" | "blocked" | "failed"
+
+struct InstallReport {
+  std::string name;
+  std::string relative;       // where the skill was in the bundle ("" = its top)
+  std::filesystem::path path; // the installed folder (or where it would have gone)
+  SkillOutcome outcome = SkillOutcome::failed;
+  std::string reason;
+  Judgement judgement;
+  std::optional<LockEntry> entry; // what lock.json now records
+};
+
+struct InstallOutcome {
+  bool success = false;       // every skill installed
+  std::optional<Error> error; // the operation could not run (fetch, permission, lock...)
+  std::filesystem::path root;
+  std::string identifier;
+  std::vector<RecoveryNote> recovered;
+  std::vector<InstallReport> skills;
+};
+
+InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher& fetcher, const InstallRequest& request,
+                              Progress* progress);
+
+} // namespace skillrt::core::hub

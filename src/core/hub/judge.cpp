@@ -1,0 +1,167 @@
+// Judging a staged skill (see judge.hpp).
+#include "core/hub/judge.hpp"
+
+#include <string_view>
+
+#include "core/validate/validator.hpp"
+
+namespace skillrt::core::hub {
+namespace {
+
+// Hermes' hub only warns about a SKILL.md past 100 000 characters (spec
+// §2.14.8), although skill_manage refuses to write one: an install keeps it.
+constexpr std::string_view k_warn_only_rule = "hermes.content_too_long";
+
+// The source id the guard's trust table knows (spec §3.2 names repositories
+// as "owner/repo[/path]"): an https://github.com/OWNER/REPO[.git][/…] source
+// becomes "OWNER/REPO[/…]"; anything else stays as it is. Only github.com over
+// https, where the owner segment is the owner.
+std::string guard_source_id(const std::string& identifier) {
+  constexpr std::string_view k_github = "https://github.com/";
+  if (identifier.size() <= k_github.size() || identifier.compare(0, k_github.size(), k_github) != 0) {
+    return identifier;
+  }
+  std::string rest = identifier.substr(k_github.size());
+  const std::size_t owner_end = rest.find('/');
+  if (owner_end == std::string::npos) {
+    return identifier;
+  }
+  const std::size_t repo_end = rest.find('/', owner_end + 1);
+  std::string repo = rest.substr(owner_end + 1, repo_end == std::string::npos ? std::string::npos : repo_end - owner_end - 1);
+  if (repo.size() > 4 && repo.compare(repo.size() - 4, 4, ".git") == 0) {
+    repo.resize(repo.size() - 4);
+  }
+  return rest.substr(0, owner_end + 1) + repo + (repo_end == std::string::npos ? "" : rest.substr(repo_end));
+}
+
+} // namespace
+
+LockEntry make_lock_entry(const FetchedSource& source, const std::string& source_spec, const Judgement& judgement,
+                          const std::string& install_path, const std::string& installed_at) {
+  LockEntry e;
+  e.source = source_kind_name(source.kind);
+  e.identifier = source.identifier;
+  e.source_spec = source_spec;
+  e.ref = source.ref;
+  e.revision = source.revision;
+  e.subdir = source.subdir;
+  if (judgement.scan) {
+    e.trust_level = trust_level_name(judgement.scan->trust);
+    e.scan_verdict = verdict_name(judgement.scan->verdict);
+    e.findings.total = judgement.scan->findings.size();
+    for (const GuardFinding& f : judgement.scan->findings) {
+      switch (f.severity) {
+      case ThreatSeverity::critical:
+        ++e.findings.critical;
+        break;
+      case ThreatSeverity::high:
+        ++e.findings.high;
+        break;
+      case ThreatSeverity::medium:
+        ++e.findings.medium;
+        break;
+      case ThreatSeverity::low:
+        ++e.findings.low;
+        break;
+      }
+    }
+  }
+  e.scanner_version = std::string(scanner_version());
+  if (judgement.manifest) {
+    e.content_hash = judgement.manifest->content_hash;
+    for (const ManifestEntry& file : judgement.manifest->entries) {
+      e.files.push_back(file.path);
+    }
+  }
+  e.install_path = install_path;
+  if (judgement.signature) {
+    e.signature_status = signature_status_name(judgement.signature->status);
+    e.signature_key = judgement.signature->key;
+  }
+  e.updated_at = iso_utc_now();
+  e.installed_at = installed_at.empty() ? e.updated_at : installed_at;
+  return e;
+}
+
+std::optional<TrustLevel> parse_trust_level(std::string_view name) {
+  for (const TrustLevel t : {TrustLevel::builtin, TrustLevel::trusted, TrustLevel::community, TrustLevel::agent_created,
+                             TrustLevel::project_local}) {
+    if (name == trust_level_name(t)) {
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
+Judgement judge_skill(const std::filesystem::path& dir, const JudgeOptions& options) {
+  Judgement out;
+  std::vector<std::string> refusals;
+
+  const ValidationReport report = validate_skill(dir, ValidateOptions{});
+  for (const Finding& finding : report.findings) {
+    if (finding.severity == Severity::error && finding.rule_id == k_warn_only_rule) {
+      out.warnings.push_back(finding.rule_id + ": " + finding.message);
+    } else if (finding.severity == Severity::error) {
+      out.validation_errors.push_back(finding.rule_id + ": " + finding.message);
+    }
+  }
+  if (!out.validation_errors.empty()) {
+    refusals.push_back("validation failed: " + out.validation_errors.front() +
+                       (out.validation_errors.size() > 1
+                            ? " (and " + std::to_string(out.validation_errors.size() - 1) + " more)"
+                            : std::string()));
+  }
+
+  // The manifest also refuses symlinks and devices anywhere in the bundle.
+  auto manifest = build_bundle_manifest(dir);
+  if (manifest) {
+    out.manifest = std::move(*manifest);
+  } else {
+    refusals.push_back("the bundle cannot be hashed: " + manifest.error().message);
+  }
+
+  ScanOptions scan_options;
+  scan_options.source = guard_source_id(options.identifier);
+  auto scan = scan_skill(dir, scan_options);
+  if (scan) {
+    if (options.trust) {
+      scan->trust = *options.trust;
+    }
+    out.policy = decide_install(*scan, options.force);
+    if (out.policy->decision != InstallDecision::allow) {
+      refusals.push_back(out.policy->reason);
+    }
+    out.scan = std::move(*scan);
+  } else {
+    refusals.push_back("the guard scan could not run: " + scan.error().message);
+  }
+
+  const std::vector<std::string> no_keys;
+  const std::vector<std::string>& keys = options.config != nullptr ? options.config->skills.trusted_keys : no_keys;
+  auto signature = verify_bundle_signature(dir, keys);
+  const TrustLevel trust =
+      out.scan ? out.scan->trust : options.trust.value_or(trust_level_for_source(guard_source_id(options.identifier)));
+  const SkillsConfig no_config;
+  out.signature_required = signature_required(options.config != nullptr ? options.config->skills : no_config, trust,
+                                              options.require_signature);
+  if (signature) {
+    if (auto ok = apply_signature_policy(*signature, out.signature_required); !ok) {
+      refusals.push_back(ok.error().message);
+    }
+    out.signature = std::move(*signature);
+  } else {
+    refusals.push_back("the signature could not be checked: " + signature.error().message);
+  }
+
+  out.allowed = refusals.empty();
+  if (out.allowed) {
+    out.reason = out.policy->reason;
+  } else {
+    for (const std::string& r : refusals) {
+      out.reason += (out.reason.empty() ? "" : " ") + r;
+    }
+  }
+  return out;
+}
+
+} // namespace skillrt::core::hub

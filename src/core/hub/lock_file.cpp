@@ -1,0 +1,330 @@
+// lock.json: model, validation, strict reader and atomic writer (see lock_file.hpp).
+#include "core/hub/lock_file.hpp"
+
+#include <ctime>
+
+#include "core/limits.hpp"
+#include "core/memory/state_json.hpp"
+#include "core/util/atomic_file.hpp"
+#include "core/util/read_file.hpp"
+#include "core/yaml/utf8.hpp"
+
+namespace skillrt::core::hub {
+namespace {
+
+
+Result<void> check_segment(std::string_view segment, std::string_view what) {
+  const std::string shown = "'" + std::string(segment) + "'";
+  if (segment.empty()) {
+    return fail(ErrorCode::invalid_argument, std::string(what) + " has an empty path segment");
+  }
+  if (segment == "." || segment == "..") {
+    return fail(ErrorCode::invalid_argument, std::string(what) + " may not contain the segment " + shown);
+  }
+  if (segment.front() == '.') {
+    return fail(ErrorCode::invalid_argument,
+                std::string(what) + " segment " + shown + " starts with '.' (dot folders are never skills)");
+  }
+  for (const char c : segment) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '/' || c == '\\' || c == ':' || u < 0x20 || u == 0x7f) {
+      return fail(ErrorCode::invalid_argument,
+                  std::string(what) + " segment " + shown + " contains a '/', '\\', ':' or control character");
+    }
+  }
+  return {};
+}
+
+std::vector<std::string_view> split_slash(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t slash = text.find('/', start);
+    out.push_back(text.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));
+    if (slash == std::string_view::npos) {
+      return out;
+    }
+    start = slash + 1;
+  }
+}
+
+void put_string(std::string& out, std::string_view indent, std::string_view key, std::string_view value, bool comma) {
+  out += indent;
+  out += quote_json_string(key);
+  out += ": ";
+  out += quote_json_string(sanitize_utf8(value));
+  out += comma ? ",\n" : "\n";
+}
+
+void put_number(std::string& out, std::string_view indent, std::string_view key, std::uint64_t value, bool comma) {
+  out += indent;
+  out += quote_json_string(key);
+  out += ": ";
+  out += std::to_string(value);
+  out += comma ? ",\n" : "\n";
+}
+
+void render_entry(std::string& out, const LockEntry& e) {
+  const std::string_view in = "      ";
+  put_string(out, in, "source", e.source, true);
+  put_string(out, in, "identifier", e.identifier, true);
+  put_string(out, in, "source_spec", e.source_spec, true);
+  put_string(out, in, "ref", e.ref, true);
+  put_string(out, in, "revision", e.revision, true);
+  put_string(out, in, "subdir", e.subdir, true);
+  put_string(out, in, "trust_level", e.trust_level, true);
+  put_string(out, in, "scan_verdict", e.scan_verdict, true);
+  put_string(out, in, "scanner_version", e.scanner_version, true);
+  out += std::string(in) + "\"findings\": {\n";
+  const std::string in2 = std::string(in) + "  ";
+  put_number(out, in2, "total", e.findings.total, true);
+  put_number(out, in2, "critical", e.findings.critical, true);
+  put_number(out, in2, "high", e.findings.high, true);
+  put_number(out, in2, "medium", e.findings.medium, true);
+  put_number(out, in2, "low", e.findings.low, false);
+  out += std::string(in) + "},\n";
+  put_string(out, in, "content_hash", e.content_hash, true);
+  put_string(out, in, "install_path", e.install_path, true);
+  if (e.files.empty()) {
+    out += std::string(in) + "\"files\": [],\n";
+  } else {
+    out += std::string(in) + "\"files\": [\n";
+    for (std::size_t i = 0; i < e.files.size(); ++i) {
+      out += in2 + quote_json_string(sanitize_utf8(e.files[i])) + (i + 1 < e.files.size() ? ",\n" : "\n");
+    }
+    out += std::string(in) + "],\n";
+  }
+  out += std::string(in) + "\"signature\": {\n";
+  put_string(out, in2, "status", e.signature_status, true);
+  put_string(out, in2, "key", e.signature_key, false);
+  out += std::string(in) + "},\n";
+  put_string(out, in, "installed_at", e.installed_at, true);
+  put_string(out, in, "updated_at", e.updated_at, false);
+}
+
+// Reads the string member `key` of `obj` into `out`; absent is fine (old or
+// hand-edited files), a wrong type is corruption.
+Result<void> read_string(const StateJson& obj, std::string_view key, std::string& out, const std::string& where) {
+  const StateJson* v = obj.find(key);
+  if (v == nullptr || v->kind == StateJson::Kind::null) {
+    return {};
+  }
+  if (v->kind != StateJson::Kind::string) {
+    return fail(ErrorCode::parse_error, where + ": \"" + std::string(key) + "\" must be a string");
+  }
+  out = v->text;
+  return {};
+}
+
+Result<void> read_count(const StateJson& obj, std::string_view key, std::uint64_t& out, const std::string& where) {
+  const StateJson* v = obj.find(key);
+  if (v == nullptr) {
+    return {};
+  }
+  if (v->kind != StateJson::Kind::number || v->text.empty() ||
+      v->text.find_first_not_of("0123456789") != std::string::npos || v->text.size() > 18) {
+    return fail(ErrorCode::parse_error, where + ": \"" + std::string(key) + "\" must be a non-negative integer");
+  }
+  out = std::stoull(v->text);
+  return {};
+}
+
+Result<LockEntry> parse_entry(const StateJson& obj, const std::string& where) {
+  if (obj.kind != StateJson::Kind::object) {
+    return fail(ErrorCode::parse_error, where + " must be an object");
+  }
+  LockEntry e;
+  const std::pair<std::string_view, std::string*> strings[] = {
+      {"source", &e.source},
+      {"identifier", &e.identifier},
+      {"source_spec", &e.source_spec},
+      {"ref", &e.ref},
+      {"revision", &e.revision},
+      {"subdir", &e.subdir},
+      {"trust_level", &e.trust_level},
+      {"scan_verdict", &e.scan_verdict},
+      {"scanner_version", &e.scanner_version},
+      {"content_hash", &e.content_hash},
+      {"install_path", &e.install_path},
+      {"installed_at", &e.installed_at},
+      {"updated_at", &e.updated_at},
+  };
+  for (const auto& [key, target] : strings) {
+    if (auto ok = read_string(obj, key, *target, where); !ok) {
+      return tl::unexpected(ok.error());
+    }
+  }
+  if (const StateJson* f = obj.find("findings"); f != nullptr) {
+    if (f->kind != StateJson::Kind::object) {
+      return fail(ErrorCode::parse_error, where + ": \"findings\" must be an object");
+    }
+    const std::string fw = where + ".findings";
+    for (const auto& [key, target] : {std::pair<std::string_view, std::uint64_t*>{"total", &e.findings.total},
+                                      {"critical", &e.findings.critical},
+                                      {"high", &e.findings.high},
+                                      {"medium", &e.findings.medium},
+                                      {"low", &e.findings.low}}) {
+      if (auto ok = read_count(*f, key, *target, fw); !ok) {
+        return tl::unexpected(ok.error());
+      }
+    }
+  }
+  if (const StateJson* files = obj.find("files"); files != nullptr) {
+    if (files->kind != StateJson::Kind::array) {
+      return fail(ErrorCode::parse_error, where + ": \"files\" must be an array");
+    }
+    for (const StateJson& item : files->items) {
+      if (item.kind != StateJson::Kind::string) {
+        return fail(ErrorCode::parse_error, where + ": \"files\" must hold strings only");
+      }
+      e.files.push_back(item.text);
+    }
+  }
+  if (const StateJson* sig = obj.find("signature"); sig != nullptr) {
+    if (sig->kind != StateJson::Kind::object) {
+      return fail(ErrorCode::parse_error, where + ": \"signature\" must be an object");
+    }
+    if (auto ok = read_string(*sig, "status", e.signature_status, where + ".signature"); !ok) {
+      return tl::unexpected(ok.error());
+    }
+    if (auto ok = read_string(*sig, "key", e.signature_key, where + ".signature"); !ok) {
+      return tl::unexpected(ok.error());
+    }
+  }
+  return e;
+}
+
+} // namespace
+
+Result<void> validate_hub_skill_name(std::string_view name) {
+  if (name.size() > limits::k_max_name_length) {
+    return fail(ErrorCode::invalid_argument,
+                "skill name is longer than " + std::to_string(limits::k_max_name_length) + " bytes");
+  }
+  if (name.find('/') != std::string_view::npos) {
+    return fail(ErrorCode::invalid_argument, "skill name '" + std::string(name) + "' must be a single path segment");
+  }
+  return check_segment(name, "skill name");
+}
+
+Result<void> validate_hub_category(std::string_view category) {
+  if (category.empty()) {
+    return fail(ErrorCode::invalid_argument, "category is empty");
+  }
+  if (category.size() > limits::k_max_bundle_path_bytes) {
+    return fail(ErrorCode::invalid_argument, "category is longer than k_max_bundle_path_bytes");
+  }
+  for (const std::string_view segment : split_slash(category)) {
+    if (auto ok = check_segment(segment, "category"); !ok) {
+      return ok;
+    }
+  }
+  return {};
+}
+
+Result<void> validate_install_path(std::string_view install_path, std::string_view name) {
+  if (install_path.empty()) {
+    return fail(ErrorCode::invalid_argument, "install_path is empty");
+  }
+  if (install_path.front() == '/') {
+    return fail(ErrorCode::invalid_argument, "install_path '" + std::string(install_path) + "' is absolute");
+  }
+  const std::vector<std::string_view> segments = split_slash(install_path);
+  for (const std::string_view segment : segments) {
+    if (auto ok = check_segment(segment, "install_path '" + std::string(install_path) + "'"); !ok) {
+      return ok;
+    }
+  }
+  if (segments.back() != name) {
+    return fail(ErrorCode::invalid_argument, "install_path '" + std::string(install_path) +
+                                                 "' does not end with the skill name '" + std::string(name) + "'");
+  }
+  return {};
+}
+
+std::string render_lock_json(const LockFile& lock) {
+  std::string out = "{\n  \"version\": " + std::to_string(lock.version) + ",\n";
+  if (lock.installed.empty()) {
+    out += "  \"installed\": {}\n}\n";
+    return out;
+  }
+  out += "  \"installed\": {\n";
+  std::size_t i = 0;
+  for (const auto& [name, entry] : lock.installed) {
+    out += "    " + quote_json_string(sanitize_utf8(name)) + ": {\n";
+    render_entry(out, entry);
+    out += ++i < lock.installed.size() ? "    },\n" : "    }\n";
+  }
+  out += "  }\n}\n";
+  return out;
+}
+
+Result<LockFile> parse_lock_json(std::string_view text, const std::string& origin) {
+  auto doc = parse_state_json(text);
+  if (!doc) {
+    return fail(ErrorCode::parse_error, origin + " is corrupt (" + doc.error().message +
+                                            "); fix or move it away — it is never overwritten while corrupt");
+  }
+  const auto corrupt = [&](const std::string& why) {
+    return fail(ErrorCode::parse_error,
+                origin + " is corrupt: " + why + "; fix or move it away — it is never overwritten while corrupt");
+  };
+  if (doc->kind != StateJson::Kind::object) {
+    return corrupt("the top level is not an object");
+  }
+  LockFile lock;
+  const StateJson* version = doc->find("version");
+  if (version == nullptr || version->kind != StateJson::Kind::number || version->text != "1") {
+    return corrupt("\"version\" must be 1");
+  }
+  const StateJson* installed = doc->find("installed");
+  if (installed == nullptr || installed->kind != StateJson::Kind::object) {
+    return corrupt("\"installed\" must be an object");
+  }
+  for (const StateJsonMember& member : installed->members) {
+    auto entry = parse_entry(member.value, "installed." + member.key);
+    if (!entry) {
+      return corrupt(entry.error().message);
+    }
+    lock.installed.emplace(member.key, std::move(*entry));
+  }
+  return lock;
+}
+
+Result<LockFile> read_lock_file(const std::filesystem::path& path) {
+  auto text = read_regular_file(path, limits::k_max_hub_state_bytes);
+  if (!text) {
+    if (text.error().code == ErrorCode::not_found) {
+      return LockFile{};
+    }
+    if (text.error().code == ErrorCode::limit_exceeded) {
+      return fail(ErrorCode::limit_exceeded, path.string() + " is larger than k_max_hub_state_bytes (" +
+                                                 std::to_string(limits::k_max_hub_state_bytes) +
+                                                 " bytes); refusing to read it as a lock file");
+    }
+    return fail(text.error().code, "Cannot read " + path.string() + ": " + text.error().message);
+  }
+  return parse_lock_json(*text, path.string());
+}
+
+Result<void> write_lock_file(const std::filesystem::path& path, const LockFile& lock) {
+  const std::string text = render_lock_json(lock);
+  if (text.size() > limits::k_max_hub_state_bytes) {
+    return fail(ErrorCode::limit_exceeded, "lock.json would exceed k_max_hub_state_bytes; not written");
+  }
+  if (auto ok = write_file_atomic(path, text); !ok) {
+    return fail(ok.error().code, "Cannot write " + path.string() + ": " + ok.error().message);
+  }
+  return {};
+}
+
+std::string iso_utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+} // namespace skillrt::core::hub

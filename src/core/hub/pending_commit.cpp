@@ -1,0 +1,240 @@
+// Crash-safe placement with pending records (see pending_commit.hpp).
+#include "core/hub/pending_commit.hpp"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "core/hub/audit_log.hpp"
+#include "core/limits.hpp"
+#include "core/memory/state_json.hpp"
+#include "core/util/atomic_file.hpp"
+#include "core/util/read_file.hpp"
+#include "core/yaml/utf8.hpp"
+
+namespace skillrt::core::hub {
+namespace {
+
+namespace fs = std::filesystem;
+
+void fsync_dir(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+bool exists_no_follow(const fs::path& p) {
+  struct stat st {};
+  return ::lstat(p.c_str(), &st) == 0;
+}
+
+bool non_empty_dir(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(fs::symlink_status(p, ec)) && !fs::is_empty(p, ec) && !ec;
+}
+
+// The record: a lock file holding the one entry, plus where things are.
+std::string render_record(const PendingPlacement& p) {
+  LockFile single;
+  single.installed.emplace(p.name, p.entry);
+  const std::string lock_text = render_lock_json(single);
+  std::string out = "{\n";
+  out += "  \"pending\": " + quote_json_string(sanitize_utf8(p.action)) + ",\n";
+  out += "  \"name\": " + quote_json_string(sanitize_utf8(p.name)) + ",\n";
+  out += "  \"staged\": " + quote_json_string(sanitize_utf8(p.staged.string())) + ",\n";
+  out += "  \"target\": " + quote_json_string(sanitize_utf8(p.target.string())) + ",\n";
+  out += "  \"backup\": " + quote_json_string(sanitize_utf8(p.backup.string())) + ",\n";
+  out += lock_text.substr(2); // the lock object's members, after its "{\n"
+  return out;
+}
+
+Result<PendingPlacement> read_record(const fs::path& file) {
+  auto text = read_regular_file(file, limits::k_max_hub_state_bytes);
+  if (!text) {
+    return tl::unexpected(text.error());
+  }
+  auto lock = parse_lock_json(*text, file.string());
+  if (!lock) {
+    return tl::unexpected(lock.error());
+  }
+  auto doc = parse_state_json(*text);
+  if (!doc) {
+    return tl::unexpected(doc.error());
+  }
+  PendingPlacement p;
+  const auto text_of = [&](std::string_view key) -> std::string {
+    const StateJson* v = doc->find(key);
+    return v != nullptr && v->kind == StateJson::Kind::string ? v->text : std::string();
+  };
+  p.action = text_of("pending");
+  p.name = text_of("name");
+  p.staged = text_of("staged");
+  p.target = text_of("target");
+  p.backup = text_of("backup");
+  const auto entry = lock->installed.find(p.name);
+  if (p.name.empty() || p.staged.empty() || p.target.empty() || entry == lock->installed.end()) {
+    return fail(ErrorCode::parse_error, file.string() + " is not a complete pending record");
+  }
+  p.entry = entry->second;
+  return p;
+}
+
+Result<void> record_lock_entry(const HubPaths& paths, const std::string& name, const LockEntry& entry) {
+  auto lock = read_lock_file(paths.lock_json);
+  if (!lock) {
+    return tl::unexpected(lock.error());
+  }
+  lock->installed[name] = entry;
+  return write_lock_file(paths.lock_json, *lock);
+}
+
+Result<void> rename_path(const fs::path& from, const fs::path& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    return fail(ErrorCode::io_error,
+                "Cannot move " + from.string() + " to " + to.string() + ": " + std::generic_category().message(errno));
+  }
+  fsync_dir(to.parent_path());
+  if (from.parent_path() != to.parent_path()) {
+    fsync_dir(from.parent_path());
+  }
+  return {};
+}
+
+} // namespace
+
+fs::path pending_record_path(const HubPaths& paths, const std::string& name) {
+  return paths.pending / (name + ".json");
+}
+
+Result<void> write_pending_record(const HubPaths& paths, const PendingPlacement& placement) {
+  return write_file_atomic(pending_record_path(paths, placement.name), render_record(placement));
+}
+
+Result<void> commit_placement(const HubPaths& paths, PendingPlacement p, bool replace) {
+  std::error_code ec;
+  if (replace) {
+    // An empty folder reserved by mkdtemp, which rename(2) replaces atomically.
+    std::string tmpl = (paths.trash / (p.name + "-XXXXXX")).string();
+    if (::mkdtemp(tmpl.data()) == nullptr) {
+      return fail(ErrorCode::io_error, "Cannot reserve a trash folder in " + paths.trash.string() + ": " +
+                                           std::generic_category().message(errno));
+    }
+    p.backup = tmpl;
+  }
+  if (auto ok = write_pending_record(paths, p); !ok) {
+    if (!p.backup.empty()) {
+      fs::remove(p.backup, ec);
+    }
+    return ok;
+  }
+  const fs::path record = pending_record_path(paths, p.name);
+  // Back to the state before the call. When that fails too, the record stays
+  // so the next hub command (recover_pending) finishes the job.
+  const auto give_up = [&](Error error) -> Result<void> {
+    bool clean = true;
+    if (!p.backup.empty() && non_empty_dir(p.backup)) {
+      clean = !exists_no_follow(p.target) && rename_path(p.backup, p.target).has_value();
+    }
+    if (clean) {
+      if (!p.backup.empty()) {
+        fs::remove(p.backup, ec); // empty by now
+      }
+      fs::remove(record, ec);
+    }
+    return tl::unexpected(std::move(error));
+  };
+  fs::create_directories(p.target.parent_path(), ec);
+  if (ec) {
+    return give_up(
+        Error{ErrorCode::io_error, "Cannot create " + p.target.parent_path().string() + ": " + ec.message(), {}});
+  }
+  if (replace) {
+    if (auto ok = rename_path(p.target, p.backup); !ok) {
+      return give_up(ok.error());
+    }
+  }
+  if (auto ok = rename_path(p.staged, p.target); !ok) {
+    return give_up(ok.error());
+  }
+  if (auto ok = record_lock_entry(paths, p.name, p.entry); !ok) {
+    // Undo the placement so the root and lock.json keep agreeing; if even
+    // that fails, the kept record lets the next command record the placement.
+    if (!rename_path(p.target, p.staged)) {
+      return tl::unexpected(ok.error());
+    }
+    return give_up(ok.error());
+  }
+  fs::remove(record, ec);
+  fsync_dir(paths.pending);
+  if (!p.backup.empty()) {
+    fs::remove_all(p.backup, ec); // a leftover is removed by the next operation
+  }
+  return {};
+}
+
+std::vector<RecoveryNote> recover_pending(const HubPaths& paths) {
+  std::vector<RecoveryNote> notes;
+  std::error_code ec;
+  std::vector<fs::path> records;
+  for (fs::directory_iterator it(paths.pending, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string leaf = it->path().filename().string();
+    if (!leaf.empty() && leaf.front() != '.') { // dot files are temps of killed writes, not records
+      records.push_back(it->path());
+    }
+  }
+  for (const fs::path& file : records) {
+    RecoveryNote note;
+    note.name = file.stem().string();
+    auto p = read_record(file);
+    if (!p) {
+      // An atomic write never leaves half a record; anything else here is not ours to act on.
+      note.message = "ignored an unreadable pending record " + file.string() + ": " + p.error().message;
+      fs::remove(file, ec);
+      notes.push_back(std::move(note));
+      continue;
+    }
+    note.name = p->name;
+    note.action = p->action;
+    note.target = p->target;
+    const bool staged_present = exists_no_follow(p->staged);
+    const bool target_present = exists_no_follow(p->target);
+    const bool backup_full = !p->backup.empty() && non_empty_dir(p->backup);
+    if (!staged_present && target_present && fs::exists(p->target / "SKILL.md", ec)) {
+      // The rename happened: finish by recording it.
+      if (auto ok = record_lock_entry(paths, p->name, p->entry); !ok) {
+        note.message = "could not finish the interrupted " + p->action + " of '" + p->name +
+                       "': " + ok.error().message + " (the record is kept for the next command)";
+        notes.push_back(std::move(note));
+        continue;
+      }
+      note.completed = true;
+      note.message = "finished the interrupted " + p->action + " of '" + p->name + "'";
+      (void)append_audit_line(paths.audit_log, {p->action, p->name, p->entry.identifier, p->entry.trust_level,
+                                                p->entry.scan_verdict, p->entry.content_hash + " recovered"});
+    } else {
+      // The rename did not happen: put a replaced install back.
+      if (backup_full && (target_present || !rename_path(p->backup, p->target))) {
+        note.message = "could not put back the install of '" + p->name + "' from " + p->backup.string() +
+                       " (the record is kept for the next command)";
+        notes.push_back(std::move(note));
+        continue;
+      }
+      note.message = "undid the interrupted " + p->action + " of '" + p->name + "'; nothing of it was installed";
+    }
+    if (!p->backup.empty()) {
+      fs::remove_all(p->backup, ec);
+    }
+    fs::remove(file, ec);
+    notes.push_back(std::move(note));
+  }
+  fsync_dir(paths.pending);
+  return notes;
+}
+
+} // namespace skillrt::core::hub

@@ -1,0 +1,43 @@
+// Unified diffs between two skill folders, for `update` to show what changes:
+// per file added / removed / modified / binary, `---` / `+++` / `@@` hunks
+// with 3 lines of context (an LCS line diff after trimming the common head
+// and tail). Bounded: a file too large to diff, or a diff past the output cap,
+// is summarised in one line instead.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillrt::core::hub {
+
+// Bounds: limits::k_max_diff_file_bytes, k_max_diff_cells, k_max_diff_output_bytes.
+
+enum class FileChange : unsigned char { added, removed, modified, binary };
+const char* file_change_name(FileChange change); // "added" | "removed" | "modified" | "binary"
+
+struct FileDiff {
+  std::string path; // POSIX, relative to the folders
+  FileChange change = FileChange::modified;
+  std::size_t added_lines = 0;
+  std::size_t removed_lines = 0;
+};
+
+struct TreeDiff {
+  std::vector<FileDiff> files; // sorted by path; unchanged files are not listed
+  std::string text;            // the unified diff
+  bool truncated = false;      // k_max_diff_output_bytes was reached
+};
+
+// The unified diff of two texts (no file headers: hunks only), `context`
+// lines around each change. Counts go to `added` / `removed`.
+std::string unified_hunks(std::string_view old_text, std::string_view new_text, std::size_t context, std::size_t& added,
+                          std::size_t& removed);
+
+// The diff from `old_dir` to `new_dir` (either may be missing: all added / all
+// removed). Symlinks and special files are ignored (bundles have none).
+TreeDiff diff_trees(const std::filesystem::path& old_dir, const std::filesystem::path& new_dir);
+
+} // namespace skillrt::core::hub

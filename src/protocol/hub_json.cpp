@@ -1,0 +1,255 @@
+// JSON of the hub commands (see hub_json.hpp).
+#include "protocol/hub_json.hpp"
+
+#include "core/yaml/utf8.hpp"
+#include "protocol/error_json.hpp"
+#include "protocol/scan_json.hpp"
+
+namespace skillrt::protocol {
+namespace {
+
+using namespace core::hub;
+
+std::string text(const std::string& s) {
+  return core::sanitize_utf8(s);
+}
+std::string text(const std::filesystem::path& p) {
+  return core::sanitize_utf8(p.string());
+}
+
+// `success` first, then error and code when the operation could not run.
+Json head(bool success, const std::optional<Error>& error) {
+  Json out = Json::object();
+  out["success"] = success && !error;
+  if (error) {
+    out["error"] = text(error->message);
+    out["code"] = error_code_name(error->code);
+  }
+  return out;
+}
+
+Json recovered_json(const std::vector<RecoveryNote>& notes) {
+  Json out = Json::array();
+  for (const RecoveryNote& note : notes) {
+    Json item = Json::object();
+    item["name"] = text(note.name);
+    item["action"] = note.action;
+    item["completed"] = note.completed;
+    item["message"] = text(note.message);
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+Json signature_json(const std::optional<core::hub::SignatureCheck>& check, bool required) {
+  Json out = Json::object();
+  out["status"] = check ? signature_status_name(check->status) : "unknown";
+  out["key"] = check ? text(check->key) : std::string();
+  out["message"] = check ? text(check->message) : std::string();
+  out["required"] = required;
+  return out;
+}
+
+Json scan_json(const std::optional<core::ScanResult>& scan, const std::optional<core::PolicyDecision>& policy) {
+  if (!scan || !policy) {
+    return nullptr;
+  }
+  Json out = scan_result_json(*scan, *policy);
+  out.erase("success");
+  return out;
+}
+
+Json files_json(const TreeDiff& diff) {
+  Json out = Json::array();
+  for (const FileDiff& f : diff.files) {
+    Json item = Json::object();
+    item["path"] = text(f.path);
+    item["change"] = file_change_name(f.change);
+    item["added"] = f.added_lines;
+    item["removed"] = f.removed_lines;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+} // namespace
+
+Json lock_entry_json(const LockEntry& e) {
+  Json out = Json::object();
+  out["source"] = text(e.source);
+  out["identifier"] = text(e.identifier);
+  out["source_spec"] = text(e.source_spec);
+  out["ref"] = text(e.ref);
+  out["revision"] = text(e.revision);
+  out["subdir"] = text(e.subdir);
+  out["trust_level"] = text(e.trust_level);
+  out["scan_verdict"] = text(e.scan_verdict);
+  out["scanner_version"] = text(e.scanner_version);
+  out["findings"] = {{"total", e.findings.total},
+                     {"critical", e.findings.critical},
+                     {"high", e.findings.high},
+                     {"medium", e.findings.medium},
+                     {"low", e.findings.low}};
+  out["content_hash"] = text(e.content_hash);
+  out["install_path"] = text(e.install_path);
+  Json files = Json::array();
+  for (const std::string& f : e.files) {
+    files.push_back(text(f));
+  }
+  out["files"] = std::move(files);
+  out["signature"] = {{"status", text(e.signature_status)}, {"key", text(e.signature_key)}};
+  out["installed_at"] = e.installed_at;
+  out["updated_at"] = e.updated_at;
+  return out;
+}
+
+Json install_outcome_json(const InstallOutcome& outcome) {
+  Json out = head(outcome.success, outcome.error);
+  out["root"] = text(outcome.root);
+  out["identifier"] = text(outcome.identifier);
+  out["recovered"] = recovered_json(outcome.recovered);
+  Json skills = Json::array();
+  for (const InstallReport& r : outcome.skills) {
+    Json item = Json::object();
+    item["name"] = text(r.name);
+    item["bundle_path"] = text(r.relative);
+    item["path"] = text(r.path);
+    item["outcome"] = skill_outcome_name(r.outcome);
+    item["reason"] = text(r.reason);
+    Json errors = Json::array();
+    for (const std::string& e : r.judgement.validation_errors) {
+      errors.push_back(text(e));
+    }
+    item["validation_errors"] = std::move(errors);
+    Json warnings = Json::array();
+    for (const std::string& w : r.judgement.warnings) {
+      warnings.push_back(text(w));
+    }
+    item["warnings"] = std::move(warnings);
+    item["scan"] = scan_json(r.judgement.scan, r.judgement.policy);
+    item["signature"] = signature_json(r.judgement.signature, r.judgement.signature_required);
+    item["lock_entry"] = r.entry ? lock_entry_json(*r.entry) : Json(nullptr);
+    skills.push_back(std::move(item));
+  }
+  out["skills"] = std::move(skills);
+  if (!outcome.error && !outcome.success) {
+    out["error"] = "not every skill of the bundle was installed (see skills[].reason)";
+  }
+  return out;
+}
+
+Json uninstall_outcome_json(const UninstallOutcome& outcome) {
+  Json out = head(outcome.success, outcome.error);
+  out["name"] = text(outcome.name);
+  out["path"] = text(outcome.path);
+  out["message"] = text(outcome.message);
+  out["recovered"] = recovered_json(outcome.recovered);
+  return out;
+}
+
+Json check_outcome_json(const CheckOutcome& outcome) {
+  Json out = head(outcome.success, outcome.error);
+  Json skills = Json::array();
+  for (const CheckRow& row : outcome.rows) {
+    Json item = Json::object();
+    item["name"] = text(row.name);
+    item["status"] = row.status;
+    item["install_path"] = text(row.install_path);
+    item["source"] = text(row.source_spec);
+    item["invalid_install"] = row.invalid_install;
+    item["missing"] = row.missing;
+    item["locally_modified"] = row.locally_modified;
+    item["upstream"] = upstream_status_name(row.upstream);
+    item["recorded_hash"] = row.recorded_hash;
+    item["current_hash"] = row.current_hash;
+    item["latest_hash"] = row.latest_hash;
+    item["message"] = text(row.message);
+    skills.push_back(std::move(item));
+  }
+  out["skills"] = std::move(skills);
+  out["recovered"] = recovered_json(outcome.recovered);
+  return out;
+}
+
+Json update_outcome_json(const UpdateOutcome& outcome) {
+  Json out = head(outcome.success, outcome.error);
+  Json skills = Json::array();
+  for (const UpdateReport& r : outcome.skills) {
+    Json item = Json::object();
+    item["name"] = text(r.name);
+    item["status"] = r.status;
+    item["reason"] = text(r.reason);
+    item["old_hash"] = r.old_hash;
+    item["new_hash"] = r.new_hash;
+    item["files"] = r.diff ? files_json(*r.diff) : Json::array();
+    item["diff"] = r.diff ? text(r.diff->text) : std::string();
+    item["diff_truncated"] = r.diff ? r.diff->truncated : false;
+    if (r.judgement) {
+      item["scan"] = scan_json(r.judgement->scan, r.judgement->policy);
+      item["signature"] = signature_json(r.judgement->signature, r.judgement->signature_required);
+    }
+    skills.push_back(std::move(item));
+  }
+  out["skills"] = std::move(skills);
+  out["recovered"] = recovered_json(outcome.recovered);
+  if (!outcome.error && !outcome.success) {
+    out["error"] = "some skills could not be updated (see skills[].status)";
+  }
+  return out;
+}
+
+Json audit_outcome_json(const AuditOutcome& outcome) {
+  Json out = head(outcome.success, outcome.error);
+  out["issues"] = outcome.issue_count;
+  Json skills = Json::array();
+  for (const AuditRow& row : outcome.rows) {
+    Json item = Json::object();
+    item["name"] = text(row.name);
+    item["install_path"] = text(row.install_path);
+    item["trust_level"] = text(row.trust_level);
+    item["recorded_verdict"] = text(row.recorded_verdict);
+    item["verdict"] = row.scan ? core::verdict_name(row.scan->verdict) : "n/a";
+    item["verdict_changed"] = row.verdict_changed;
+    item["decision"] = row.policy ? core::install_decision_name(row.policy->decision) : "n/a";
+    item["reason"] = row.policy ? text(row.policy->reason) : std::string();
+    item["recorded_scanner_version"] = text(row.recorded_scanner);
+    item["scanner_version"] = std::string(core::scanner_version());
+    item["drift"] = row.drift;
+    item["recorded_hash"] = text(row.recorded_hash);
+    item["current_hash"] = row.current_hash;
+    item["missing"] = row.missing;
+    item["invalid_install"] = row.invalid_install;
+    Json sig = Json::object();
+    sig["status"] = row.signature ? signature_status_name(row.signature->status) : "unknown";
+    sig["key"] = row.signature ? text(row.signature->key) : std::string();
+    sig["ok"] = row.signature_ok;
+    sig["message"] = text(row.signature_message);
+    item["signature"] = std::move(sig);
+    Json findings = Json::array();
+    if (row.scan) {
+      for (const core::GuardFinding& f : row.scan->findings) {
+        findings.push_back(guard_finding_json(f));
+      }
+    }
+    item["findings"] = std::move(findings);
+    Json issues = Json::array();
+    for (const std::string& i : row.issues) {
+      issues.push_back(text(i));
+    }
+    item["issues"] = std::move(issues);
+    skills.push_back(std::move(item));
+  }
+  out["skills"] = std::move(skills);
+  Json untracked = Json::array();
+  for (const std::string& u : outcome.untracked) {
+    untracked.push_back(text(u));
+  }
+  out["untracked"] = std::move(untracked);
+  out["recovered"] = recovered_json(outcome.recovered);
+  if (!outcome.error && !outcome.success) {
+    out["error"] = std::to_string(outcome.issue_count) + " issue(s) found";
+  }
+  return out;
+}
+
+} // namespace skillrt::protocol

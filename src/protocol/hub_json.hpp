@@ -1,0 +1,40 @@
+// JSON of the hub commands (install, uninstall, check, update, audit): one
+// object each, `success` first, `error` (and `code`) when the operation could
+// not run. Paths and messages are made valid UTF-8.
+#pragma once
+
+#include "core/hub/audit.hpp"
+#include "core/hub/check.hpp"
+#include "core/hub/install.hpp"
+#include "core/hub/lock_file.hpp"
+#include "core/hub/uninstall.hpp"
+#include "core/hub/update.hpp"
+#include "protocol/yaml_json.hpp"
+
+namespace skillrt::protocol {
+
+// The lock.json entry as lock.json spells it.
+Json lock_entry_json(const core::hub::LockEntry& entry);
+
+// {success, error?, code?, root, identifier, recovered: [...], skills: [{name, bundle_path, path, outcome,
+//  reason, validation_errors, warnings, scan (as `scan --json` without success), signature {status, key, message,
+//  required}, lock_entry?}]}
+Json install_outcome_json(const core::hub::InstallOutcome& outcome);
+
+// {success, error?, code?, name, path, message, recovered}
+Json uninstall_outcome_json(const core::hub::UninstallOutcome& outcome);
+
+// {success, error?, code?, skills: [{name, status, install_path, source, invalid_install, missing,
+//  locally_modified, upstream, recorded_hash, current_hash, latest_hash, message}], recovered}
+Json check_outcome_json(const core::hub::CheckOutcome& outcome);
+
+// {success, error?, code?, skills: [{name, status, reason, old_hash, new_hash, files: [{path, change,
+//  added, removed}], diff, diff_truncated, verdict?, decision?}], recovered}
+Json update_outcome_json(const core::hub::UpdateOutcome& outcome);
+
+// {success, error?, code?, issues, skills: [{name, install_path, trust_level, recorded_verdict, verdict,
+//  verdict_changed, decision, reason, drift, recorded_hash, current_hash, missing, invalid_install,
+//  signature {status, key, ok, message}, findings, issues}], untracked, recovered}
+Json audit_outcome_json(const core::hub::AuditOutcome& outcome);
+
+} // namespace skillrt::protocol
