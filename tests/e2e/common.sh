@@ -164,3 +164,42 @@ json_get() {
   printf '%s' "$json" | jq -r -c "$filter" ||
     fail "jq filter [$filter] failed on: ${json:0:400}"
 }
+
+# start_serve HOME [SERVE ARGS...]: starts `skillrt --home HOME serve --listen
+# 127.0.0.1:0 ARGS...` in the background, waits for its listening line and sets
+# SERVE_PID and SERVE_URL (http://127.0.0.1:PORT/mcp). On exit the server gets
+# SIGTERM before the shared cleanup runs, keeping the script's exit code.
+start_serve() {
+  local home=$1
+  shift
+  local out="$E2E_TMP/serve.out" err="$E2E_TMP/serve.err"
+  "$SKILLRT_BIN" --home "$home" serve --listen 127.0.0.1:0 "$@" >"$out" 2>"$err" </dev/null &
+  SERVE_PID=$!
+  trap stop_serve EXIT
+  for _ in $(seq 1 100); do
+    [[ -s "$out" ]] && break
+    kill -0 "$SERVE_PID" 2>/dev/null || fail "serve exited early: $(cat "$err")"
+    sleep 0.1
+  done
+  [[ "$(cat "$out")" =~ ^listening\ http://127\.0\.0\.1:([0-9]+)/mcp$ ]] || fail "listening line: [$(cat "$out")]"
+  SERVE_URL="http://127.0.0.1:${BASH_REMATCH[1]}/mcp"
+}
+stop_serve() {
+  local rc=$?
+  kill -TERM "$SERVE_PID" 2>/dev/null || true
+  wait "$SERVE_PID" 2>/dev/null || true
+  set +e
+  (exit "$rc")
+  e2e_cleanup
+}
+
+# mcp_post BODY [CURL ARGS...]: POSTs one JSON-RPC message to $SERVE_URL as an
+# MCP client does; sets STATUS, BODY and HEADERS (CRs stripped).
+mcp_post() {
+  local body=$1
+  shift
+  STATUS=$(curl -sS -D "$E2E_TMP/headers" -o "$E2E_TMP/body" -w '%{http_code}' -X POST "$SERVE_URL" \
+    -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "$@" --data-binary "$body")
+  BODY=$(cat "$E2E_TMP/body")
+  HEADERS=$(tr -d '\r' <"$E2E_TMP/headers")
+}

@@ -18,62 +18,35 @@ assert_exit 2
 run_skillrt --home "$home" serve --listen 127.0.0.1:99999
 assert_exit 2
 
-out="$E2E_TMP/serve.out" err="$E2E_TMP/serve.err"
-"$SKILLRT_BIN" --home "$home" serve --listen 127.0.0.1:0 --allow-anonymous >"$out" 2>"$err" </dev/null &
-pid=$!
-# On any exit: stop the server, then the shared cleanup (keeping our exit code).
-stop_server() {
-  local rc=$?
-  kill -TERM "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  set +e
-  (exit "$rc")
-  e2e_cleanup
-}
-trap stop_server EXIT
-for _ in $(seq 1 100); do
-  [[ -s "$out" ]] && break
-  kill -0 "$pid" 2>/dev/null || fail "serve exited early: $(cat "$err")"
-  sleep 0.1
-done
-line=$(cat "$out")
-[[ "$line" =~ ^listening\ http://127\.0\.0\.1:([0-9]+)/mcp$ ]] || fail "listening line: [$line]"
-port=${BASH_REMATCH[1]}
-url="http://127.0.0.1:$port/mcp"
+start_serve "$home" --allow-anonymous
+url=$SERVE_URL
+pid=$SERVE_PID
+port=${url#http://127.0.0.1:}
+port=${port%/mcp}
 
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}'
-post() {  # post BODY [extra curl args...] → sets STATUS, BODY, HEADERS
-  local body=$1
-  shift
-  local response
-  response=$(curl -sS -D "$E2E_TMP/headers" -o "$E2E_TMP/body" -w '%{http_code}' -X POST "$url" \
-    -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "$@" --data-binary "$body")
-  STATUS=$response
-  BODY=$(cat "$E2E_TMP/body")
-  HEADERS=$(tr -d '\r' <"$E2E_TMP/headers")
-}
 
-post "$init"
+mcp_post "$init"
 assert_eq 200 "$STATUS" "initialize status"
 session=$(printf '%s\n' "$HEADERS" | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')
 [[ "$session" =~ ^[0-9a-f]{32}$ ]] || fail "session id: [$session]"
 assert_eq 2.0 "$(json_get "$BODY" '.jsonrpc')" "jsonrpc"
 assert_eq 2025-11-25 "$(json_get "$BODY" '.result.protocolVersion')" "protocolVersion"
 
-post '{"jsonrpc":"2.0","method":"notifications/initialized"}' -H "Mcp-Session-Id: $session"
+mcp_post '{"jsonrpc":"2.0","method":"notifications/initialized"}' -H "Mcp-Session-Id: $session"
 assert_eq 202 "$STATUS" "notification status"
 
-post '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"skill_view","arguments":{"name":"deploy"}}}' \
+mcp_post '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"skill_view","arguments":{"name":"deploy"}}}' \
   -H "Mcp-Session-Id: $session"
 assert_eq 200 "$STATUS" "tools/call status"
 assert_eq false "$(json_get "$BODY" '.result.isError')" "isError"
 assert_contains "$BODY" "Ship the service" "skill_view result"
 
-post "$init" -H 'Authorization: Bearer skrt_not_a_token'
+mcp_post "$init" -H 'Authorization: Bearer skrt_not_a_token'
 assert_eq 401 "$STATUS" "bad token"
-post "$init" -H 'Host: evil.example.com' -H 'Origin: http://evil.example.com'
+mcp_post "$init" -H 'Host: evil.example.com' -H 'Origin: http://evil.example.com'
 assert_eq 403 "$STATUS" "foreign Host"
-post "$init" -H "Origin: http://localhost:$port"
+mcp_post "$init" -H "Origin: http://localhost:$port"
 assert_eq 200 "$STATUS" "loopback Origin"
 
 # Over the 4 MiB body limit: 413, whether or not curl waits for 100-continue.
@@ -86,11 +59,11 @@ done
 
 status=$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE "$url" -H "Mcp-Session-Id: $session")
 assert_eq 200 "$status" "DELETE"
-post '{"jsonrpc":"2.0","id":3,"method":"tools/list"}' -H "Mcp-Session-Id: $session"
+mcp_post '{"jsonrpc":"2.0","id":3,"method":"tools/list"}' -H "Mcp-Session-Id: $session"
 assert_eq 404 "$STATUS" "deleted session"
 
 kill -TERM "$pid"
 code=0
 wait "$pid" || code=$?
 assert_eq 0 "$code" "exit code after SIGTERM"
-assert_eq 1 "$(wc -l <"$out" | tr -d ' ')" "lines on stdout"
+assert_eq 1 "$(wc -l <"$E2E_TMP/serve.out" | tr -d ' ')" "lines on stdout"

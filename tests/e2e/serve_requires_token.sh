@@ -18,68 +18,43 @@ run_skillrt --home "$home" --user bob --org org1 --json token create
 assert_exit 0
 bob=$(json_get "$RUN_OUT" '.bearer')
 
-out="$E2E_TMP/serve.out" err="$E2E_TMP/serve.err"
-"$SKILLRT_BIN" --home "$home" serve --listen 127.0.0.1:0 --threads 1 >"$out" 2>"$err" </dev/null &
-pid=$!
-# On any exit: stop the server, then the shared cleanup (keeping our exit code).
-stop_server() {
-  local rc=$?
-  kill -TERM "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  set +e
-  (exit "$rc")
-  e2e_cleanup
-}
-trap stop_server EXIT
-for _ in $(seq 1 100); do
-  [[ -s "$out" ]] && break
-  kill -0 "$pid" 2>/dev/null || fail "serve exited early: $(cat "$err")"
-  sleep 0.1
-done
-[[ "$(cat "$out")" =~ ^listening\ http://127\.0\.0\.1:([0-9]+)/mcp$ ]] || fail "listening line: [$(cat "$out")]"
-url="http://127.0.0.1:${BASH_REMATCH[1]}/mcp"
+start_serve "$home" --threads 1
+url=$SERVE_URL
+pid=$SERVE_PID
 
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}'
 list='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"skills_list","arguments":{}}}'
-post() {  # post BODY [extra curl args...] → STATUS, BODY, HEADERS
-  local body=$1
-  shift
-  STATUS=$(curl -sS -D "$E2E_TMP/headers" -o "$E2E_TMP/body" -w '%{http_code}' -X POST "$url" \
-    -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "$@" --data-binary "$body")
-  BODY=$(cat "$E2E_TMP/body")
-  HEADERS=$(tr -d '\r' <"$E2E_TMP/headers")
-}
 session_of() { printf '%s\n' "$HEADERS" | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'; }
 
-post "$init"
+mcp_post "$init"
 assert_eq 401 "$STATUS" "no token"
 assert_contains "$HEADERS" 'WWW-Authenticate: Bearer realm="skillrt"' "401 headers"
 assert_eq -32000 "$(json_get "$BODY" '.error.code')" "401 body"
-post "$init" -H "Authorization: Bearer ${alice}x"
+mcp_post "$init" -H "Authorization: Bearer ${alice}x"
 assert_eq 401 "$STATUS" "wrong secret"
 
-post "$init" -H "Authorization: Bearer $alice"
+mcp_post "$init" -H "Authorization: Bearer $alice"
 assert_eq 200 "$STATUS" "alice initialize"
 alice_session=$(session_of)
-post "$list" -H "Authorization: Bearer $alice" -H "Mcp-Session-Id: $alice_session"
+mcp_post "$list" -H "Authorization: Bearer $alice" -H "Mcp-Session-Id: $alice_session"
 assert_eq 200 "$STATUS" "alice skills_list"
 assert_contains "$BODY" "alice-only" "alice's list"
 
-post "$init" -H "Authorization: Bearer $bob"
+mcp_post "$init" -H "Authorization: Bearer $bob"
 bob_session=$(session_of)
-post "$list" -H "Authorization: Bearer $bob" -H "Mcp-Session-Id: $bob_session"
+mcp_post "$list" -H "Authorization: Bearer $bob" -H "Mcp-Session-Id: $bob_session"
 assert_eq 200 "$STATUS" "bob skills_list"
 assert_not_contains "$BODY" "alice-only" "bob's list"
 assert_contains "$BODY" "notes" "bob's list"
 # Bob cannot drive Alice's session.
-post "$list" -H "Authorization: Bearer $bob" -H "Mcp-Session-Id: $alice_session"
+mcp_post "$list" -H "Authorization: Bearer $bob" -H "Mcp-Session-Id: $alice_session"
 assert_eq 404 "$STATUS" "bob with alice's session"
 
 # Revocation takes effect within the documented cache window (5 s).
 run_skillrt --home "$home" token revoke "$alice_id"
 assert_exit 0
 sleep 6
-post "$list" -H "Authorization: Bearer $alice" -H "Mcp-Session-Id: $alice_session"
+mcp_post "$list" -H "Authorization: Bearer $alice" -H "Mcp-Session-Id: $alice_session"
 assert_eq 401 "$STATUS" "revoked token"
 
 kill -INT "$pid"
