@@ -55,11 +55,7 @@ AuditOutcome audit_installed(const Context& ctx, const Config& config, bool shar
   }
   const HubPaths& paths = session->paths;
   out.recovered = session->recovered;
-  auto lock = read_lock_file(paths.lock_json);
-  if (!lock) {
-    out.error = lock.error();
-    return out;
-  }
+  LockFile* lock = &session->lock_file;
   std::set<std::string> tracked;
   std::size_t done = 0;
   for (const auto& [name, entry] : lock->installed) {

@@ -38,11 +38,7 @@ CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::op
   }
   const HubPaths& paths = session->paths;
   out.recovered = session->recovered;
-  auto lock = read_lock_file(paths.lock_json);
-  if (!lock) {
-    out.error = lock.error();
-    return out;
-  }
+  LockFile* lock = &session->lock_file;
   if (name && lock->installed.find(*name) == lock->installed.end()) {
     out.error = Error{ErrorCode::not_found, "'" + *name + "' is not a hub-installed skill", {}};
     return out;

@@ -31,7 +31,11 @@ Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation o
   }
   const bool may_write = op != Operation::read || check_permission(ctx, Operation::update, paths->layer, paths->owner);
   if (!may_write) {
-    return HubSession{std::move(*paths), std::nullopt, {}};
+    auto lock_file = read_lock_file(paths->lock_json);
+    if (!lock_file) {
+      return tl::unexpected(lock_file.error());
+    }
+    return HubSession{std::move(*paths), std::nullopt, {}, std::move(*lock_file)};
   }
   if (auto ok = ensure_hub_dirs(*paths); !ok) {
     return tl::unexpected(ok.error());
@@ -40,7 +44,7 @@ Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation o
   if (!lock) {
     return tl::unexpected(lock.error());
   }
-  HubSession session{std::move(*paths), std::move(*lock), {}};
+  HubSession session{std::move(*paths), std::move(*lock), {}, {}};
   session.recovered = recover_pending(session.paths);
   for (const RecoveryNote& note : session.recovered) {
     if (note.completed) {
@@ -52,6 +56,11 @@ Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation o
   if (!has_pending_records(session.paths)) {
     remove_stale_quarantine(session.paths);
   }
+  auto lock_file = read_lock_file(session.paths.lock_json);
+  if (!lock_file) {
+    return tl::unexpected(lock_file.error());
+  }
+  session.lock_file = std::move(*lock_file);
   return session;
 }
 

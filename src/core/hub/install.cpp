@@ -59,12 +59,7 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
   const HubPaths& paths = session->paths;
   out.root = paths.root;
   out.recovered = session->recovered;
-  // Read before fetching: a corrupt lock.json stops the install before any download.
-  auto lock = read_lock_file(paths.lock_json);
-  if (!lock) {
-    out.error = lock.error();
-    return out;
-  }
+  LockFile* lock = &session->lock_file;
   auto bundle = fetch_into_quarantine(paths, fetcher, request.source, progress);
   if (!bundle) {
     (void)append_audit_line(paths.audit_log, {"BLOCKED", "-", request.source, "", "", bundle.error().message});

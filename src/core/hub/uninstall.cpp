@@ -31,11 +31,7 @@ UninstallOutcome uninstall_skill(const Context& ctx, const std::string& name, bo
   }
   const HubPaths& paths = session->paths;
   out.recovered = session->recovered;
-  auto lock = read_lock_file(paths.lock_json);
-  if (!lock) {
-    out.error = lock.error();
-    return out;
-  }
+  LockFile* lock = &session->lock_file;
   const auto found = lock->installed.find(name);
   if (found == lock->installed.end()) {
     out.error = Error{ErrorCode::not_found,

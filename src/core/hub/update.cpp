@@ -27,11 +27,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
   }
   const HubPaths& paths = session->paths;
   out.recovered = session->recovered;
-  auto lock = read_lock_file(paths.lock_json);
-  if (!lock) {
-    out.error = lock.error();
-    return out;
-  }
+  LockFile* lock = &session->lock_file;
   if (request.name && lock->installed.find(*request.name) == lock->installed.end()) {
     out.error = Error{ErrorCode::not_found, "'" + *request.name + "' is not a hub-installed skill", {}};
     return out;
