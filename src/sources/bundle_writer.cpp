@@ -271,17 +271,22 @@ Result<std::string> BundleWriter::add_copy(std::string_view raw, const std::stri
   if (!in.valid() || ::fstat(in.get(), &st) != 0) {
     return fail(ErrorCode::io_error, entry_prefix(raw) + "cannot read the link target: " + errno_text(errno));
   }
+  return add_file_from_fd(raw, in.get(), st, "cannot read the link target");
+}
+
+Result<std::string> BundleWriter::add_file_from_fd(std::string_view raw, int fd, const struct stat& st,
+                                                   std::string_view what) {
   std::string buffer(k_copy_chunk_bytes, '\0');
   return add_file(
       raw, (st.st_mode & 0111) != 0,
       [&]() -> Result<std::string_view> {
         for (;;) {
-          const ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
+          const ssize_t n = ::read(fd, buffer.data(), buffer.size());
           if (n < 0 && errno == EINTR) {
             continue;
           }
           if (n < 0) {
-            return fail(ErrorCode::io_error, entry_prefix(raw) + "cannot read the link target: " + errno_text(errno));
+            return fail(ErrorCode::io_error, entry_prefix(raw) + std::string(what) + ": " + errno_text(errno));
           }
           return std::string_view(buffer.data(), static_cast<std::size_t>(n));
         }

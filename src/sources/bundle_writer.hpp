@@ -7,6 +7,8 @@
 // download) feeds its entries through one of these.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -46,6 +48,9 @@ public:
                                std::uint64_t declared_size = 0);
   // add_file with the whole content at hand.
   Result<std::string> add_file_bytes(std::string_view raw, bool executable, std::string_view bytes);
+  // add_file reading the open regular file `fd` (size and mode from `st`); a
+  // read error is reported as "<entry>: <what>: <errno text>".
+  Result<std::string> add_file_from_fd(std::string_view raw, int fd, const struct stat& st, std::string_view what);
   // Creates `raw` as a copy of the already written file `existing` (a
   // normalized path): how hardlinks inside a bundle are materialised.
   Result<std::string> add_copy(std::string_view raw, const std::string& existing);

@@ -18,7 +18,6 @@ namespace skillrt::sources {
 
 namespace {
 
-constexpr std::size_t k_chunk_bytes = 64 * 1024;
 
 std::string errno_text(int err) {
   return std::generic_category().message(err);
@@ -88,22 +87,7 @@ Result<void> copy_file(int parent, const std::string& name, const std::string& r
   if (!S_ISREG(st.st_mode)) {
     return fail(ErrorCode::refused, entry_prefix(rel) + "changed while it was copied");
   }
-  std::string buffer(k_chunk_bytes, '\0');
-  auto written = writer.add_file(
-      rel, (st.st_mode & 0111) != 0,
-      [&]() -> Result<std::string_view> {
-        for (;;) {
-          const ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
-          if (n < 0 && errno == EINTR) {
-            continue;
-          }
-          if (n < 0) {
-            return fail(ErrorCode::io_error, entry_prefix(rel) + "cannot read: " + errno_text(errno));
-          }
-          return std::string_view(buffer.data(), static_cast<std::size_t>(n));
-        }
-      },
-      static_cast<std::uint64_t>(st.st_size));
+  auto written = writer.add_file_from_fd(rel, in.get(), st, "cannot read");
   if (!written) {
     return tl::unexpected(written.error());
   }
