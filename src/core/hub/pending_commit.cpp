@@ -10,9 +10,11 @@
 #include <system_error>
 
 #include "core/hub/audit_log.hpp"
+#include "core/hub/placement.hpp"
 #include "core/limits.hpp"
 #include "core/memory/state_json.hpp"
 #include "core/util/atomic_file.hpp"
+#include "core/util/path_within.hpp"
 #include "core/util/read_file.hpp"
 #include "core/yaml/utf8.hpp"
 
@@ -54,7 +56,40 @@ std::string render_record(const PendingPlacement& p) {
   return out;
 }
 
-Result<PendingPlacement> read_record(const fs::path& file) {
+// True when `inner` lies strictly below `outer`, compared lexically (the
+// record's paths were written by us from `outer`; nothing here is resolved).
+bool strictly_below(const fs::path& inner, const fs::path& outer) {
+  const fs::path a = inner.lexically_normal();
+  const fs::path b = outer.lexically_normal();
+  return a != b && is_within(a, b);
+}
+
+// A record drives rename and remove_all, so every path in it must be one a
+// placement of its own name could have written: the staged folder inside
+// quarantine, the backup directly inside trash, the target exactly where
+// lock.json's install_path puts it. A record that says anything else is not
+// ours to act on (a planted or corrupted file).
+Result<void> check_record_paths(const HubPaths& paths, const fs::path& file, const PendingPlacement& p) {
+  const auto refuse = [&](const std::string& why) {
+    return fail(ErrorCode::refused, file.string() + " is not a pending record of this hub: " + why);
+  };
+  if (auto ok = validate_hub_skill_name(p.name); !ok || file.filename() != p.name + ".json") {
+    return refuse("its name does not match the file");
+  }
+  if (!strictly_below(p.staged, paths.quarantine)) {
+    return refuse("the staged folder is outside " + paths.quarantine.string());
+  }
+  if (!p.backup.empty() && p.backup.lexically_normal().parent_path() != paths.trash.lexically_normal()) {
+    return refuse("the backup folder is outside " + paths.trash.string());
+  }
+  auto target = recorded_target(paths, p.name, p.entry);
+  if (!target || target->lexically_normal() != p.target.lexically_normal()) {
+    return refuse("the target is not where its lock entry installs it");
+  }
+  return {};
+}
+
+Result<PendingPlacement> read_record(const HubPaths& paths, const fs::path& file) {
   auto text = read_regular_file(file, limits::k_max_hub_state_bytes);
   if (!text) {
     return tl::unexpected(text.error());
@@ -82,6 +117,9 @@ Result<PendingPlacement> read_record(const fs::path& file) {
     return fail(ErrorCode::parse_error, file.string() + " is not a complete pending record");
   }
   p.entry = entry->second;
+  if (auto ok = check_record_paths(paths, file, p); !ok) {
+    return tl::unexpected(ok.error());
+  }
   return p;
 }
 
@@ -191,7 +229,7 @@ std::vector<RecoveryNote> recover_pending(const HubPaths& paths) {
   for (const fs::path& file : records) {
     RecoveryNote note;
     note.name = file.stem().string();
-    auto p = read_record(file);
+    auto p = read_record(paths, file);
     if (!p) {
       // An atomic write never leaves half a record; anything else here is not ours to act on.
       note.message = "ignored an unreadable pending record " + file.string() + ": " + p.error().message;

@@ -13,6 +13,7 @@
 #include "core/hub/lock_file.hpp"
 #include "core/hub/pending_commit.hpp"
 #include "core/hub/quarantine.hpp"
+#include "core/hub/uninstall.hpp"
 #include "core/hub/signature.hpp"
 #include "core/util/read_file.hpp"
 #include "hub_fixture.hpp"
@@ -510,6 +511,46 @@ TEST(InstallCrashSafety, CrashBeforeTheRenameIsUndoneByTheNextCommand) {
   EXPECT_TRUE(quarantine_empty(paths->root));
 }
 
+// A record whose paths leave the hub (planted, or corrupted) is never acted
+// on: recovery would otherwise remove or move any folder it names.
+TEST(InstallCrashSafety, RecordsPointingOutsideTheHubAreIgnored) {
+  HubWorld world;
+  auto paths = resolve_hub_paths(world.ctx, false, Operation::create);
+  ASSERT_TRUE(paths);
+  ASSERT_TRUE(ensure_hub_dirs(*paths));
+  world.tree.write("victim/sub/data", "precious\n");
+  world.tree.write("victim-two/data", "also precious\n");
+  write_skill(world.tree, "home/skills/x", "x");
+  const fs::path victim = world.tree.path() / "victim";
+  const fs::path victim_two = world.tree.path() / "victim-two";
+  struct Case {
+    std::string name;
+    fs::path staged, target, backup;
+  };
+  const std::vector<Case> cases{
+      {"x", "/nonexistent", paths->root / "x", victim},                             // backup outside trash
+      {"x", paths->quarantine / "q-a/ready/x", paths->root / "x", victim},          // same, staged inside
+      {"x", paths->quarantine / "q-b/ready/x", victim_two, paths->trash / "x-1"},   // target outside
+      {"x", paths->quarantine / "../../victim", paths->root / "x", {}},             // staged escapes by ..
+      {"y", paths->quarantine / "q-c/ready/y", paths->root / "x", {}},             // name is not the file's
+  };
+  for (const Case& c : cases) {
+    PendingPlacement p{c.name, "INSTALL", c.staged, c.target, c.backup, {}};
+    p.entry.install_path = "x";
+    ASSERT_TRUE(write_pending_record(*paths, p));
+    if (c.name != "x") {
+      fs::rename(pending_record_path(*paths, c.name), pending_record_path(*paths, "x"));
+    }
+    const InstallOutcome out = install(world, write_skill(world.tree, "src/other", "other"));
+    EXPECT_TRUE(out.success);
+    EXPECT_TRUE(fs::exists(victim / "sub/data")) << c.backup;
+    EXPECT_TRUE(fs::exists(victim_two / "data")) << c.target;
+    EXPECT_TRUE(fs::exists(paths->root / "x" / "SKILL.md"));
+    EXPECT_FALSE(fs::exists(pending_record_path(*paths, "x")));
+    ASSERT_TRUE(uninstall_skill(world.ctx, "other", false).success);
+  }
+}
+
 // A crash after the rename, before lock.json: the next command records it.
 TEST(InstallCrashSafety, CrashAfterTheRenameIsFinishedByTheNextCommand) {
   HubWorld world;
@@ -665,11 +706,23 @@ TEST(InstallSignature, ConfigRequiresSignaturesPerTrustLevel) {
   InstallOutcome out = install(s.world, src, {}, s.config);
   ASSERT_EQ(out.skills.size(), 1u);
   EXPECT_EQ(out.skills[0].outcome, SkillOutcome::blocked);
+  // Raising the trust with --trust does not drop the requirement of the
+  // source's own level...
   InstallRequest trusted;
   trusted.trust = TrustLevel::trusted;
   out = install(s.world, src, trusted, s.config);
   ASSERT_EQ(out.skills.size(), 1u);
+  EXPECT_EQ(out.skills[0].outcome, SkillOutcome::blocked) << out.skills[0].reason;
+  // ...and a level the config does not list installs unsigned.
+  s.config.skills.require_signature = {"trusted"};
+  out = install(s.world, src, {}, s.config);
+  ASSERT_EQ(out.skills.size(), 1u);
   EXPECT_EQ(out.skills[0].outcome, SkillOutcome::installed) << out.skills[0].reason;
+  // The level chosen with --trust is held to its own requirement too.
+  ASSERT_TRUE(uninstall_skill(s.world.ctx, "plain", false).success);
+  out = install(s.world, src, trusted, s.config);
+  ASSERT_EQ(out.skills.size(), 1u);
+  EXPECT_EQ(out.skills[0].outcome, SkillOutcome::blocked) << out.skills[0].reason;
 }
 
 } // namespace
