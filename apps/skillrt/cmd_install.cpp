@@ -30,8 +30,10 @@ public:
     sub.add_option("--category", m_category, "Install below this category folder (nested allowed: a/b)");
     sub.add_flag("--force", m_force,
                  "Reinstall an installed skill; install despite a caution verdict (never a dangerous one)");
-    sub.add_option("--trust", m_trust, "Trust level for the scan policy: builtin, trusted or community")
-        ->check(CLI::IsMember({"builtin", "trusted", "community"}));
+    // Not "builtin": that level allows even a dangerous verdict, and only
+    // skills that ship with skillrt (the bundled sync) have it.
+    sub.add_option("--trust", m_trust, "Trust level for the scan policy: trusted or community")
+        ->check(CLI::IsMember({"trusted", "community"}));
     sub.add_flag("--require-signature", m_require_signature, "Refuse skills without a valid trusted signature");
     sub.add_flag("--shared", m_shared, "With --user: install into the shared HOME/skills (owner org only)");
   }

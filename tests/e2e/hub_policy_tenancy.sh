@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The install policy through the binary (caution blocked unless --force,
-# dangerous blocked even with --force, --trust changes the row) and the
+# dangerous blocked even with --force or --trust trusted, no --trust builtin) and the
 # tenancy rules: --user installs into the user's own root, invisible to other
 # users; --shared is for the owner org only.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -30,8 +30,12 @@ run_skillrt --home "$home" --json install "$danger" --force
 assert_exit 1
 assert_contains "$(json_get "$RUN_OUT" '.skills[0].reason')" "does not override a dangerous verdict"
 [[ ! -e "$home/skills/risky" ]] || fail "dangerous installed with --force"
+# builtin trust (which would allow it) is for the bundled skills only.
 run_skillrt --home "$home" --json install "$danger" --trust builtin
-assert_exit 0
+assert_exit 2
+run_skillrt --home "$home" --json install "$danger" --trust trusted
+assert_exit 1
+[[ ! -e "$home/skills/risky" ]] || fail "dangerous installed at trusted"
 
 # Tenancy.
 src="$E2E_TMP/src/private"

@@ -139,11 +139,15 @@ Judgement judge_skill(const std::filesystem::path& dir, const JudgeOptions& opti
   const std::vector<std::string> no_keys;
   const std::vector<std::string>& keys = options.config != nullptr ? options.config->skills.trusted_keys : no_keys;
   auto signature = verify_bundle_signature(dir, keys);
-  const TrustLevel trust =
-      out.scan ? out.scan->trust : options.trust.value_or(trust_level_for_source(guard_source_id(options.identifier)));
+  // The operator's signature policy holds at the source's own trust level as
+  // well as at a --trust the caller chose: raising the trust never drops a
+  // signature requirement.
+  const TrustLevel source_trust = trust_level_for_source(guard_source_id(options.identifier));
+  const TrustLevel trust = out.scan ? out.scan->trust : options.trust.value_or(source_trust);
   const SkillsConfig no_config;
-  out.signature_required = signature_required(options.config != nullptr ? options.config->skills : no_config, trust,
-                                              options.require_signature);
+  const SkillsConfig& skills_config = options.config != nullptr ? options.config->skills : no_config;
+  out.signature_required = signature_required(skills_config, trust, options.require_signature) ||
+                           signature_required(skills_config, source_trust, false);
   if (signature) {
     if (auto ok = apply_signature_policy(*signature, out.signature_required); !ok) {
       refusals.push_back(ok.error().message);
