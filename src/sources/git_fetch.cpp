@@ -89,23 +89,38 @@ bool is_hex(std::string_view text) {
                                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
-// The object `ref` names: a branch, a tag or a (possibly abbreviated) commit id.
-ObjectPtr lookup_ref(git_repository* repo, const std::string& ref) {
-  for (const std::string& candidate : {"refs/remotes/origin/" + ref, "refs/heads/" + ref, "refs/tags/" + ref}) {
-    git_object* object = nullptr;
-    if (git_revparse_single(&object, repo, candidate.c_str()) == 0) {
-      return ObjectPtr(object);
-    }
-  }
-  if (is_hex(ref) && ref.size() >= 4 && ref.size() <= GIT_OID_HEXSZ) {
+// The object `ref` names: a branch, a tag or a (possibly abbreviated) commit
+// id. A full 40-hex id is an object id and nothing else, as git reads it: a
+// branch or tag someone named after a reviewed commit must not replace what
+// a pinned install gets. An abbreviated id that is also a branch or tag name
+// is refused as ambiguous. nullptr when nothing matches.
+Result<ObjectPtr> lookup_ref(git_repository* repo, const std::string& ref) {
+  const bool hex = is_hex(ref) && ref.size() >= 4 && ref.size() <= GIT_OID_HEXSZ;
+  ObjectPtr by_id;
+  if (hex) {
     git_oid oid;
     git_object* object = nullptr;
     if (git_oid_fromstrn(&oid, ref.c_str(), ref.size()) == 0 &&
         git_object_lookup_prefix(&object, repo, &oid, ref.size(), GIT_OBJECT_ANY) == 0) {
-      return ObjectPtr(object);
+      by_id = ObjectPtr(object);
+    }
+    if (ref.size() == GIT_OID_HEXSZ) {
+      return by_id;
     }
   }
-  return nullptr;
+  for (const std::string& candidate : {"refs/remotes/origin/" + ref, "refs/heads/" + ref, "refs/tags/" + ref}) {
+    git_object* object = nullptr;
+    if (git_revparse_single(&object, repo, candidate.c_str()) == 0) {
+      ObjectPtr by_name(object);
+      if (by_id && git_oid_cmp(git_object_id(by_id.get()), git_object_id(by_name.get())) != 0) {
+        return fail(ErrorCode::ambiguous, "ref \"" + ref +
+                                              "\" is both an abbreviated commit id and a branch or tag name; "
+                                              "give the full 40-character commit id");
+      }
+      return by_name;
+    }
+  }
+  return by_id;
 }
 
 class TreeWriter {
@@ -245,7 +260,11 @@ Result<std::string> fetch_git(const GitRequest& request, const fs::path& scratch
     }
     target.reset(head);
   } else {
-    target = lookup_ref(repo.get(), request.ref);
+    auto found = lookup_ref(repo.get(), request.ref);
+    if (!found) {
+      return fail(found.error().code, found.error().message + " (" + request.identifier + ")");
+    }
+    target = std::move(*found);
     if (!target) {
       return fail(ErrorCode::not_found, "ref \"" + request.ref + "\" not found in " + request.identifier +
                                             " (no such branch, tag or commit)");

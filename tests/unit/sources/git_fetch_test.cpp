@@ -191,6 +191,24 @@ TEST_F(GitFetch, BranchTagAndCommitRefs) {
   EXPECT_EQ(*abbreviated, m_feature);
 }
 
+// A branch named after a commit id never replaces that commit: a full id is
+// an object id, and an abbreviated id that is also a ref name is ambiguous.
+TEST_F(GitFetch, BranchesNamedLikeCommitIdsDoNotHijackPins) {
+  m_repo.git("branch " + m_first + " " + m_feature);
+  auto pinned = fetch(m_repo.dir().string(), m_first);
+  ASSERT_TRUE(pinned.has_value()) << pinned.error().message;
+  EXPECT_EQ(*pinned, m_first);
+  EXPECT_EQ(read(out() / "SKILL.md"), "---\nname: first\n---\nv1\n");
+
+  const std::string short_id = m_first.substr(0, 12);
+  m_repo.git("branch " + short_id + " " + m_feature);
+  auto ambiguous = fetch(m_repo.dir().string(), short_id);
+  ASSERT_FALSE(ambiguous.has_value());
+  EXPECT_EQ(ambiguous.error().code, ErrorCode::ambiguous);
+  EXPECT_NE(ambiguous.error().message.find("both an abbreviated commit id and a branch or tag name"),
+            std::string::npos);
+}
+
 TEST_F(GitFetch, Subdir) {
   auto commit = fetch(m_repo.dir().string(), "", "skills/one");
   ASSERT_TRUE(commit.has_value()) << commit.error().message;
