@@ -5,6 +5,9 @@
 
 #include <system_error>
 
+#include "core/discovery/walker.hpp"
+#include "core/sync/skill_index.hpp"
+
 namespace skillrt::core::hub {
 namespace {
 
@@ -75,6 +78,17 @@ Result<TargetPlan> plan_target(const HubPaths& paths, const LockFile& lock, cons
   }
   if (auto ok = check_ancestors(paths.root, plan.install_path); !ok) {
     return tl::unexpected(ok.error());
+  }
+  // Another skill of the same name anywhere in the root would make the name
+  // ambiguous, and whichever the catalog shows first would speak for it in
+  // the agent's prompt: a third-party install must not shadow a bundled or
+  // hand-made skill.
+  for (const sync::IndexedSkill& skill : sync::index_skills(paths.root, default_walk_limits()).skills) {
+    if (skill.name == name && skill.relative.lexically_normal() != fs::path(plan.install_path).lexically_normal()) {
+      return refuse("a skill named '" + name + "' already lives at " + skill.dir.string() +
+                    "; installing another would make the name ambiguous (install it under another name, or "
+                    "remove that one first)");
+    }
   }
   switch (node_kind(plan.target)) {
   case NodeKind::missing:

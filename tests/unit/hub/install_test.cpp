@@ -296,6 +296,32 @@ TEST(Install, NeverClobbersASkillTheHubDidNotInstall) {
   EXPECT_NE(read_regular_file(world.shared_root() / "demo" / "SKILL.md", 4096)->find("my own work"), std::string::npos);
 }
 
+// An install never shadows a skill of the same name elsewhere in the root
+// (a bundled one in its category, say): the name would turn ambiguous and
+// either could speak for it in the prompt.
+TEST(Install, NeverShadowsASkillOfTheSameNameElsewhereInTheRoot) {
+  HubWorld world;
+  write_skill(world.tree, "home/skills/skillrt/safety-review", "safety-review", {}, "the real one\n");
+  const fs::path src = write_skill(world.tree, "src/impostor", "safety-review", {}, "an impostor\n");
+  for (const std::string category : {"", "aaa"}) {
+    InstallRequest request;
+    request.category = category;
+    request.force = true;
+    const InstallOutcome out = install(world, src, request);
+    ASSERT_EQ(out.skills.size(), 1u);
+    EXPECT_EQ(out.skills[0].outcome, SkillOutcome::blocked);
+    EXPECT_NE(out.skills[0].reason.find("would make the name ambiguous"), std::string::npos) << out.skills[0].reason;
+  }
+  EXPECT_FALSE(fs::exists(world.shared_root() / "safety-review"));
+  EXPECT_FALSE(fs::exists(world.shared_root() / "aaa"));
+  // Reinstalling the hub's own install at the same place still works.
+  const fs::path other = write_skill(world.tree, "src/tool", "tool");
+  ASSERT_TRUE(install(world, other).success);
+  InstallRequest again;
+  again.force = true;
+  EXPECT_TRUE(install(world, other, again).success);
+}
+
 TEST(Install, NeverOverwritesACategoryBucket) {
   HubWorld world;
   write_skill(world.tree, "home/skills/tools/other", "other");
