@@ -2,6 +2,7 @@
 #include "core/hub/check.hpp"
 
 #include <map>
+#include <optional>
 #include <system_error>
 
 #include "core/hub/bundle_manifest.hpp"
@@ -9,6 +10,7 @@
 #include "core/hub/lock_file.hpp"
 #include "core/hub/placement.hpp"
 #include "core/hub/quarantine.hpp"
+#include "core/util/private_temp_dir.hpp"
 
 namespace skillrt::core::hub {
 
@@ -43,7 +45,22 @@ CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::op
     out.error = Error{ErrorCode::not_found, "'" + *name + "' is not a hub-installed skill", {}};
     return out;
   }
-  // One fetch per SOURCE, however many skills came from it.
+  // A reader who may not write this root (outside the owner org, checking
+  // the shared root) fetches into a private temporary folder instead of the
+  // root's quarantine: a check must not write into a layer it cannot write.
+  HubPaths fetch_paths = paths;
+  std::optional<PrivateTempDir> private_quarantine;
+  if (fetch_upstream && !session->lock) {
+    auto made = PrivateTempDir::create("skillrt-check");
+    if (!made) {
+      out.error = made.error();
+      return out;
+    }
+    private_quarantine.emplace(std::move(*made));
+    fetch_paths.quarantine = private_quarantine->path();
+  }
+  // One fetch per SOURCE, however many skills came from it. Declared after
+  // the private folder, so its bundles are removed before it is.
   std::map<std::string, Result<FetchedBundle>> fetched;
   std::size_t done = 0;
   for (const auto& [skill, entry] : lock->installed) {
@@ -80,7 +97,7 @@ CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::op
       } else {
         auto it = fetched.find(entry.source_spec);
         if (it == fetched.end()) {
-          it = fetched.emplace(entry.source_spec, fetch_into_quarantine(paths, fetcher, entry.source_spec, nullptr))
+          it = fetched.emplace(entry.source_spec, fetch_into_quarantine(fetch_paths, fetcher, entry.source_spec, nullptr))
                    .first;
         }
         const Result<FetchedBundle>& bundle = it->second;

@@ -25,6 +25,7 @@ public:
   Result<core::hub::FetchedSource> fetch(std::string_view source, const fs::path& staging,
                                          const core::hub::FetchOptions&) override {
     ++calls;
+    stagings.push_back(staging);
     const fs::path from(source);
     std::error_code ec;
     if (!fs::is_directory(from, ec)) {
@@ -42,6 +43,7 @@ public:
     return out;
   }
   int calls = 0;
+  std::vector<fs::path> stagings;  // where each fetch was asked to write
 };
 
 // A minimal valid skill: SKILL.md with name and description, plus optional

@@ -141,6 +141,26 @@ TEST(Check, ReportsEveryStatus) {
   EXPECT_EQ(counting.calls, 0);
 }
 
+// A reader outside the owner org may check the shared root, but fetches
+// into a private temporary folder: nothing is written into a layer it may not
+// write, not even for a moment.
+TEST(Check, AnOutsiderChecksTheSharedRootWithoutWritingIntoIt) {
+  HubWorld world;
+  install_ok(world, write_skill(world.tree, "src/same", "same"));
+  core::Context outsider = world.ctx;
+  outsider.user_id = "mallory";
+  outsider.org_id = "acme";
+  FolderCopyFetcher fetcher;
+  const CheckOutcome out = check_installed(outsider, fetcher, std::nullopt, true, true, nullptr);
+  ASSERT_TRUE(out.success);
+  ASSERT_EQ(out.rows.size(), 1u);
+  EXPECT_EQ(out.rows[0].status, "up_to_date");
+  ASSERT_EQ(fetcher.stagings.size(), 1u);
+  const std::string staging = fetcher.stagings[0].lexically_normal().string();
+  EXPECT_EQ(staging.find(world.ctx.home.lexically_normal().string()), std::string::npos) << staging;
+  EXPECT_FALSE(fs::exists(fetcher.stagings[0]));  // removed afterwards
+}
+
 TEST(Check, InvalidInstallRecord) {
   HubWorld world;
   install_ok(world, write_skill(world.tree, "src/demo", "demo"));
