@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config/config.hpp"
+#include "core/limits.hpp"
 #include "core/view/skill_view.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/view_cache.hpp"
@@ -129,6 +130,35 @@ TEST_F(ViewCacheTest, RecentlyChangedFilesAreNotKept) {
   ASSERT_TRUE(answer.has_value());
   cautious.store("deploy", std::get<core::SkillDocument>(*answer), m_ctx, core::Config{}, "text", warnings);
   EXPECT_EQ(cautious.size(), 0u);
+}
+
+// limits::k_mcp_view_cache_max_dirs: a skill with more support folders than
+// a hit may re-check is served but never kept.
+TEST_F(ViewCacheTest, SkillsWithTooManyFoldersAreNotKept) {
+  for (std::size_t i = 0; i < limits::k_mcp_view_cache_max_dirs; ++i) {
+    fs::create_directories(skill_dir() / "references" / ("d" + std::to_string(i)));
+  }
+  view_and_store();  // the references folder itself plus its children: one too many
+  EXPECT_FALSE(m_cache.find("deploy").has_value());
+  fs::remove(skill_dir() / "references" / "d0");
+  view_and_store();
+  EXPECT_TRUE(m_cache.find("deploy").has_value());
+}
+
+// limits::k_mcp_view_cache_bytes: past the budget new answers are not kept.
+TEST_F(ViewCacheTest, TheByteBudgetIsKept) {
+  std::vector<std::string> warnings;
+  auto answer = core::view_skill(m_ctx, core::Config{}, "deploy", std::nullopt, warnings);
+  ASSERT_TRUE(answer.has_value());
+  const auto& doc = std::get<core::SkillDocument>(*answer);
+  m_cache.store("big", doc, m_ctx, core::Config{}, std::string(limits::k_mcp_view_cache_bytes, 'x'), warnings);
+  EXPECT_FALSE(m_cache.find("big").has_value());
+  m_cache.store("half", doc, m_ctx, core::Config{}, std::string(limits::k_mcp_view_cache_bytes / 2, 'x'), warnings);
+  ASSERT_TRUE(m_cache.find("half").has_value());
+  m_cache.store("other-half", doc, m_ctx, core::Config{}, std::string(limits::k_mcp_view_cache_bytes / 2, 'x'),
+                warnings);
+  EXPECT_FALSE(m_cache.find("other-half").has_value());
+  EXPECT_EQ(m_cache.size(), 1u);
 }
 
 // Through the server: the cached answer is the fresh answer, byte for byte,
