@@ -29,7 +29,7 @@ TEST(AppendJsonString, EscapesExactlyAsTheJsonLibraryDoes) {
       "plain text",
       "quote \" backslash \\ slash /",
       "lines\nand\ttabs\r\n\b\f",
-      std::string("nul \0 and \x01 \x1f \x7f", 20),
+      std::string("nul \0 and \x01 \x1f \x7f", sizeof("nul \0 and \x01 \x1f \x7f") - 1),
       "unicode: héllo — 技能 😀",
   };
   for (const std::string& sample : samples) {
