@@ -16,6 +16,7 @@
 #include "core/util/sha256.hpp"
 #include "sources/bundle_path.hpp"
 #include "sources/unique_fd.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::sources {
 
@@ -23,9 +24,7 @@ namespace {
 
 constexpr std::size_t k_block_bytes = 64 * 1024;
 
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
+using core::errno_text;
 
 struct ArchiveFree {
   void operator()(archive* a) const { archive_read_free(a); }

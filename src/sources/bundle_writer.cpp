@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sources/bundle_path.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::sources {
 
@@ -17,9 +18,7 @@ namespace {
 
 constexpr std::size_t k_copy_chunk_bytes = 64 * 1024;
 
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
+using core::errno_text;
 
 std::vector<std::string_view> split_segments(std::string_view normalized) {
   std::vector<std::string_view> segments;

@@ -13,15 +13,14 @@
 #include <vector>
 
 #include "sources/bundle_path.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::sources {
 
 namespace {
 
 
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
+using core::errno_text;
 
 std::string join(std::string_view base, std::string_view name) {
   return base.empty() ? std::string(name) : std::string(base) + "/" + std::string(name);

@@ -36,8 +36,6 @@ class FileDescriptor {
   int m_fd;
 };
 
-std::string errno_text(int err) { return std::error_code(err, std::generic_category()).message(); }
-
 // Appends up to `want` bytes from fd to buffer. Returns 0 or an errno value.
 int read_more(int fd, std::string& buffer, std::size_t want, bool& eof) {
   std::size_t old_size = buffer.size();

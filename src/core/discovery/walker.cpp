@@ -21,6 +21,7 @@
 
 #include "core/discovery/walk_text.hpp"
 #include "core/limits.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core {
 
@@ -124,8 +125,6 @@ EntryKind kind_of_mode(mode_t mode) {
   }
   return EntryKind::special;
 }
-
-std::string errno_text(int err) { return std::error_code(err, std::generic_category()).message(); }
 
 std::string strip_space(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n' || text.front() == '\r')) {

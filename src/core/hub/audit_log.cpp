@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/hub/lock_file.hpp"
+#include "core/util/utc_time.hpp"
 
 namespace skillrt::core::hub {
 namespace {
@@ -49,7 +50,7 @@ std::string format_audit_line(const AuditRecord& r, std::string_view timestamp) 
 }
 
 Result<void> append_audit_line(const std::filesystem::path& log, const AuditRecord& record) {
-  const std::string line = format_audit_line(record, iso_utc_now()) + "\n";
+  const std::string line = format_audit_line(record, utc_now_iso8601()) + "\n";
   const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) {
     return fail(ErrorCode::io_error, "Cannot open " + log.string() + ": " + std::generic_category().message(errno));

@@ -16,14 +16,11 @@
 
 #include "core/limits.hpp"
 #include "core/util/sha256.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core::hub {
 
 namespace {
-
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
 
 // Owns one file descriptor.
 class FileDescriptor {

@@ -14,15 +14,12 @@
 
 #include "core/limits.hpp"
 #include "core/tenancy/user_home.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core::hub {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
 
 // mkdir 0700 unless it exists as a real directory; a symlink is refused so
 // the hub state can never be redirected outside the root.
@@ -89,37 +86,16 @@ Result<void> ensure_hub_dirs(const HubPaths& paths) {
 }
 
 Result<HubOperationLock> HubOperationLock::acquire(const HubPaths& paths) {
-  const int fd = ::open(paths.op_lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    return fail(ErrorCode::io_error, "Cannot open the hub lock " + paths.op_lock.string() + ": " + errno_text(errno));
+  // A bounded wait: a stuck hub command must not hang the next one forever.
+  auto lock = FileLock::acquire(paths.op_lock, std::chrono::milliseconds(limits::k_skill_lock_timeout_ms),
+                               {"Cannot open the hub lock", "Cannot lock",
+                                "Another hub command has held " + paths.op_lock.string() + " for over " +
+                                    std::to_string(limits::k_skill_lock_timeout_ms / 1000) +
+                                    " s; try again later."});
+  if (!lock) {
+    return tl::unexpected(lock.error());
   }
-  HubOperationLock lock(fd);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::k_skill_lock_timeout_ms);
-  auto pause = std::chrono::milliseconds(1);
-  // Polling keeps the wait bounded: a stuck hub command must not hang the next one forever.
-  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      return fail(ErrorCode::io_error, "Cannot lock " + paths.op_lock.string() + ": " + errno_text(errno));
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return fail(ErrorCode::io_error, "Another hub command has held " + paths.op_lock.string() + " for over " +
-                                           std::to_string(limits::k_skill_lock_timeout_ms / 1000) +
-                                           " s; try again later.");
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::milliseconds(50));
-  }
-  return lock;
-}
-
-HubOperationLock::HubOperationLock(HubOperationLock&& other) noexcept : m_fd(other.m_fd) {
-  other.m_fd = -1;
-}
-
-HubOperationLock::~HubOperationLock() {
-  if (m_fd >= 0) {
-    ::close(m_fd); // closing drops the flock
-  }
+  return HubOperationLock(std::move(*lock));
 }
 
 } // namespace skillrt::core::hub

@@ -3,6 +3,8 @@
 // the flock that makes one hub operation at a time per root.
 #pragma once
 
+#include <utility>
+
 #include <filesystem>
 #include <string>
 
@@ -10,6 +12,7 @@
 #include "core/tenancy/layer.hpp"
 #include "core/tenancy/permissions.hpp"
 #include "skillrt/result.hpp"
+#include "core/util/file_lock.hpp"
 
 namespace skillrt::core::hub {
 
@@ -41,15 +44,15 @@ Result<void> ensure_hub_dirs(const HubPaths& paths);
 class HubOperationLock {
 public:
   static Result<HubOperationLock> acquire(const HubPaths& paths);
-  HubOperationLock(HubOperationLock&& other) noexcept;
+  HubOperationLock(HubOperationLock&& other) noexcept = default;
   HubOperationLock& operator=(HubOperationLock&&) = delete;
   HubOperationLock(const HubOperationLock&) = delete;
   HubOperationLock& operator=(const HubOperationLock&) = delete;
-  ~HubOperationLock();
+  ~HubOperationLock() = default;
 
 private:
-  explicit HubOperationLock(int fd) : m_fd(fd) {}
-  int m_fd = -1;
+  explicit HubOperationLock(FileLock lock) : m_lock(std::move(lock)) {}
+  FileLock m_lock;
 };
 
 } // namespace skillrt::core::hub

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/validate/validator.hpp"
+#include "core/util/utc_time.hpp"
 
 namespace skillrt::core::hub {
 namespace {
@@ -78,7 +79,7 @@ LockEntry make_lock_entry(const FetchedSource& source, const std::string& source
     e.signature_status = signature_status_name(judgement.signature->status);
     e.signature_key = judgement.signature->key;
   }
-  e.updated_at = iso_utc_now();
+  e.updated_at = utc_now_iso8601();
   e.installed_at = installed_at.empty() ? e.updated_at : installed_at;
   return e;
 }

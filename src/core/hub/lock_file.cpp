@@ -1,7 +1,6 @@
 // lock.json: model, validation, strict reader and atomic writer (see lock_file.hpp).
 #include "core/hub/lock_file.hpp"
 
-#include <ctime>
 
 #include "core/limits.hpp"
 #include "core/memory/state_json.hpp"
@@ -316,15 +315,6 @@ Result<void> write_lock_file(const std::filesystem::path& path, const LockFile& 
     return fail(ok.error().code, "Cannot write " + path.string() + ": " + ok.error().message);
   }
   return {};
-}
-
-std::string iso_utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 } // namespace skillrt::core::hub

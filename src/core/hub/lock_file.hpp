@@ -86,7 +86,4 @@ Result<LockFile> read_lock_file(const std::filesystem::path& path);
 // Writes `lock` atomically (util/atomic_file), 0600 when new.
 Result<void> write_lock_file(const std::filesystem::path& path, const LockFile& lock);
 
-// Now as ISO-8601 UTC with a trailing Z (second precision).
-std::string iso_utc_now();
-
 } // namespace skillrt::core::hub

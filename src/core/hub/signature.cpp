@@ -22,16 +22,13 @@
 #include "core/limits.hpp"
 #include "core/hub/signature_format.hpp"
 #include "core/util/atomic_file.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core::hub {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
 
 // A file's bytes and mode, read with a cap. O_NONBLOCK: a fifo never blocks
 // the open; it is refused as not a regular file.

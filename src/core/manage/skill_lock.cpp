@@ -1,15 +1,9 @@
 #include "core/manage/skill_lock.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <system_error>
-#include <thread>
 
 #include "core/limits.hpp"
 
@@ -49,54 +43,25 @@ Result<SkillLock> SkillLock::acquire(const Context& ctx, const fs::path& skill_d
     return fail(ErrorCode::io_error,
                 "Cannot create the lock folder " + path.parent_path().string() + ": " + ec.message());
   }
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    return fail(ErrorCode::io_error,
-                "Cannot open the lock file " + path.string() + ": " + std::generic_category().message(errno));
+  auto lock = FileLock::acquire(path, std::chrono::milliseconds(limits::k_skill_lock_timeout_ms),
+                               {"Cannot open the lock file", "Cannot lock",
+                                "Another writer has held the lock on " + skill_dir.string() + " for over " +
+                                    std::to_string(limits::k_skill_lock_timeout_ms / 1000) + " s; try again later."});
+  if (!lock) {
+    return tl::unexpected(lock.error());
   }
-  SkillLock lock(fd);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::k_skill_lock_timeout_ms);
-  // Polling with LOCK_NB instead of a blocking flock keeps a bound on the wait
-  // (a stuck writer must not hang every other one forever).
-  auto pause = std::chrono::milliseconds(1);
-  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      return fail(ErrorCode::io_error, "Cannot lock " + path.string() + ": " + std::generic_category().message(errno));
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return fail(ErrorCode::io_error, "Another writer has held the lock on " + skill_dir.string() + " for over " +
-                                           std::to_string(limits::k_skill_lock_timeout_ms / 1000) +
-                                           " s; try again later.");
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::milliseconds(50));
-  }
-  return lock;
+  return SkillLock(std::move(*lock));
 }
 
 std::optional<SkillLock> SkillLock::try_acquire(const Context& ctx, const fs::path& skill_dir) {
   const fs::path path = skill_lock_path(ctx, skill_dir);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
+  auto lock = FileLock::try_acquire(path);
+  if (!lock) {
     return std::nullopt;
   }
-  SkillLock lock(fd);
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    return std::nullopt;
-  }
-  return lock;
-}
-
-SkillLock::SkillLock(SkillLock&& other) noexcept : m_fd(other.m_fd) {
-  other.m_fd = -1;
-}
-
-SkillLock::~SkillLock() {
-  if (m_fd >= 0) {
-    ::close(m_fd); // closing drops the flock
-  }
+  return SkillLock(std::move(*lock));
 }
 
 } // namespace skillrt::core

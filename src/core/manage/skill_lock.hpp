@@ -2,11 +2,14 @@
 // after the other, so neither loses the other's update.
 #pragma once
 
+#include <utility>
+
 #include <filesystem>
 #include <optional>
 
 #include "core/context.hpp"
 #include "skillrt/result.hpp"
+#include "core/util/file_lock.hpp"
 
 namespace skillrt::core {
 
@@ -23,15 +26,15 @@ public:
   // The lock only if it is free right now; nullopt when another writer holds it.
   static std::optional<SkillLock> try_acquire(const Context& ctx, const std::filesystem::path& skill_dir);
 
-  SkillLock(SkillLock&& other) noexcept;
+  SkillLock(SkillLock&& other) noexcept = default;
   SkillLock& operator=(SkillLock&&) = delete;
   SkillLock(const SkillLock&) = delete;
   SkillLock& operator=(const SkillLock&) = delete;
-  ~SkillLock();
+  ~SkillLock() = default;
 
 private:
-  explicit SkillLock(int fd) : m_fd(fd) {}
-  int m_fd = -1;
+  explicit SkillLock(FileLock lock) : m_lock(std::move(lock)) {}
+  FileLock m_lock;
 };
 
 // The lock file that guards `skill_dir` (exposed for tests).

@@ -15,15 +15,12 @@
 #include "core/tenancy/user_id.hpp"
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
 
 // Anything at `path` that is not a plain file is refused: a planted symlink
 // must never redirect a user's write (or read) elsewhere.
@@ -62,41 +59,16 @@ Result<UserStateLock> UserStateLock::acquire(const Context& ctx, std::string_vie
   if (ec) {
     return fail(ErrorCode::io_error, "cannot create the lock folder " + dir.string() + ": " + ec.message());
   }
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    const int err = errno;
-    return fail(ErrorCode::io_error, "cannot open the lock file " + path.string() + ": " + errno_text(err));
+  auto lock = FileLock::acquire(path, std::chrono::milliseconds(limits::k_user_state_lock_timeout_ms),
+                               {"cannot open the lock file", "cannot lock",
+                                "another writer has held the lock on the " + std::string(file_stem) + " file of user " +
+                                    *ctx.user_id + " for over " +
+                                    std::to_string(limits::k_user_state_lock_timeout_ms / 1000) +
+                                    " s; try again later"});
+  if (!lock) {
+    return tl::unexpected(lock.error());
   }
-  UserStateLock lock(fd);
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::k_user_state_lock_timeout_ms);
-  // Polling with LOCK_NB bounds the wait: a stuck writer must not hang the others forever.
-  auto pause = std::chrono::milliseconds(1);
-  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      const int err = errno;
-      return fail(ErrorCode::io_error, "cannot lock " + path.string() + ": " + errno_text(err));
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return fail(ErrorCode::io_error, "another writer has held the lock on the " + std::string(file_stem) +
-                                           " file of user " + *ctx.user_id + " for over " +
-                                           std::to_string(limits::k_user_state_lock_timeout_ms / 1000) +
-                                           " s; try again later");
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::milliseconds(50));
-  }
-  return lock;
-}
-
-UserStateLock::UserStateLock(UserStateLock&& other) noexcept : m_fd(other.m_fd) {
-  other.m_fd = -1;
-}
-
-UserStateLock::~UserStateLock() {
-  if (m_fd >= 0) {
-    ::close(m_fd); // closing drops the flock
-  }
+  return UserStateLock(std::move(*lock));
 }
 
 Result<std::optional<std::string>> read_user_state_file(const fs::path& path) {

@@ -2,6 +2,8 @@
 // writer per file at a time, whole-file atomic replacement, owner-only mode.
 #pragma once
 
+#include <utility>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "core/context.hpp"
 #include "skillrt/result.hpp"
+#include "core/util/file_lock.hpp"
 
 namespace skillrt::core {
 
@@ -21,15 +24,15 @@ public:
   // limits::k_user_state_lock_timeout_ms. ctx must carry a valid user id.
   static Result<UserStateLock> acquire(const Context& ctx, std::string_view file_stem);
 
-  UserStateLock(UserStateLock&& other) noexcept;
+  UserStateLock(UserStateLock&& other) noexcept = default;
   UserStateLock& operator=(UserStateLock&&) = delete;
   UserStateLock(const UserStateLock&) = delete;
   UserStateLock& operator=(const UserStateLock&) = delete;
-  ~UserStateLock();
+  ~UserStateLock() = default;
 
 private:
-  explicit UserStateLock(int fd) : m_fd(fd) {}
-  int m_fd = -1;
+  explicit UserStateLock(FileLock lock) : m_lock(std::move(lock)) {}
+  FileLock m_lock;
 };
 
 // The bytes of a state file; nullopt when it does not exist yet. Refuses a

@@ -2,10 +2,13 @@
 // once would otherwise both copy, both back up and both rewrite the manifest.
 #pragma once
 
+#include <utility>
+
 #include <filesystem>
 
 #include "core/context.hpp"
 #include "skillrt/result.hpp"
+#include "core/util/file_lock.hpp"
 
 namespace skillrt::core::sync {
 
@@ -19,15 +22,15 @@ class SyncLock {
 public:
   static Result<SyncLock> acquire(const Context& ctx);
 
-  SyncLock(SyncLock&& other) noexcept;
+  SyncLock(SyncLock&& other) noexcept = default;
   SyncLock& operator=(SyncLock&&) = delete;
   SyncLock(const SyncLock&) = delete;
   SyncLock& operator=(const SyncLock&) = delete;
-  ~SyncLock();
+  ~SyncLock() = default;
 
 private:
-  explicit SyncLock(int fd) : m_fd(fd) {}
-  int m_fd = -1;
+  explicit SyncLock(FileLock lock) : m_lock(std::move(lock)) {}
+  FileLock m_lock;
 };
 
 } // namespace skillrt::core::sync

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "core/tenancy/user_id.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -31,8 +32,6 @@ class Fd {
  private:
   int m_fd;
 };
-
-std::string errno_text(int err) { return std::generic_category().message(err); }
 
 // Creates `name` inside the directory `parent` (0700) when missing and opens
 // it without following a symlink, so a planted link in place of users/ or a

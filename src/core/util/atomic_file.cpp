@@ -1,4 +1,5 @@
 #include "core/util/atomic_file.hpp"
+#include "core/util/text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,8 +15,6 @@ namespace skillrt::core {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text(int err) { return std::generic_category().message(err); }
 
 Result<void> write_all(int fd, std::string_view content, const std::string& what) {
   while (!content.empty()) {

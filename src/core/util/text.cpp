@@ -1,5 +1,7 @@
 #include "core/util/text.hpp"
 
+#include <system_error>
+
 namespace skillrt::core {
 
 std::string_view trim_ascii_space(std::string_view text) {
@@ -29,5 +31,7 @@ void append_utf8(std::string& out, char32_t code) {
     out += static_cast<char>(0x80 | (code & 0x3F));
   }
 }
+
+std::string errno_text(int err) { return std::generic_category().message(err); }
 
 }  // namespace skillrt::core

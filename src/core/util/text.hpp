@@ -18,4 +18,7 @@ std::string_view trim_ascii_space(std::string_view text);
 // Appends code point `code` (at most U+10FFFF, not a surrogate) as UTF-8.
 void append_utf8(std::string& out, char32_t code);
 
+// The C library's sentence for errno value `err` ("No such file or directory").
+std::string errno_text(int err);
+
 }  // namespace skillrt::core
