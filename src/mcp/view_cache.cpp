@@ -69,28 +69,26 @@ std::int64_t now_ns() {
 }  // namespace
 
 std::optional<ViewCache::Hit> ViewCache::find(const std::string& name) const {
-  std::vector<std::pair<fs::path, PathStamp>> dependencies;
+  std::shared_ptr<const Entry> entry;
   {
     std::lock_guard lock(m_mutex);
     const auto found = m_entries.find(name);
     if (found == m_entries.end()) {
       return std::nullopt;
     }
-    dependencies = found->second.dependencies;
+    entry = found->second;
   }
   // stat() outside the lock: other requests of the snapshot go on meanwhile.
-  for (const auto& [path, stamp] : dependencies) {
+  for (const auto& [path, stamp] : entry->dependencies) {
     if (stamp_path(path) != stamp) {
       return std::nullopt;
     }
   }
-  std::lock_guard lock(m_mutex);
-  const auto found = m_entries.find(name);
-  if (found == m_entries.end() || found->second.dependencies != dependencies) {
-    return std::nullopt;
+  {
+    std::lock_guard lock(m_mutex);
+    ++m_hits;
   }
-  ++m_hits;
-  return Hit{found->second.payload_text, found->second.warnings};
+  return Hit{entry->payload_text, entry->warnings};
 }
 
 void ViewCache::store(const std::string& name, const core::SkillDocument& doc, const core::Context& ctx,
@@ -129,14 +127,14 @@ void ViewCache::store(const std::string& name, const core::SkillDocument& doc, c
   const std::size_t bytes = entry.payload_text.size() + name.size() + 64 * entry.dependencies.size();
   std::lock_guard lock(m_mutex);
   const auto old = m_entries.find(name);
-  const std::size_t freed = old == m_entries.end()
-                                ? 0
-                                : old->second.payload_text.size() + name.size() + 64 * old->second.dependencies.size();
+  const std::size_t freed = old == m_entries.end() ? 0
+                                                   : old->second->payload_text.size() + name.size() +
+                                                         64 * old->second->dependencies.size();
   if (m_bytes - freed + bytes > limits::k_mcp_view_cache_bytes) {
     return;
   }
   m_bytes = m_bytes - freed + bytes;
-  m_entries.insert_or_assign(name, std::move(entry));
+  m_entries.insert_or_assign(name, std::make_shared<const Entry>(std::move(entry)));
 }
 
 std::uint64_t ViewCache::hits() const {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -72,7 +73,9 @@ class ViewCache {
 
   std::int64_t m_racy_window_ns;
   mutable std::mutex m_mutex;
-  std::unordered_map<std::string, Entry> m_entries;
+  // Entries are immutable once stored (a new answer replaces the pointer), so
+  // a hit holds its entry while it stats, without a copy or a second lookup.
+  std::unordered_map<std::string, std::shared_ptr<const Entry>> m_entries;
   std::size_t m_bytes = 0;
   mutable std::uint64_t m_hits = 0;
 };
