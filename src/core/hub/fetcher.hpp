@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/progress.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core::hub {
@@ -20,16 +21,8 @@ enum class SourceKind : unsigned char {
 };
 const char* source_kind_name(SourceKind kind);  // "folder" | "archive" | "git" | "url"
 
-// Long work reports here; the CLI draws one progress line on a terminal.
-// `phase` is one of "fetch", "extract", "scan", "install", "sync"; `total` 0
-// means unknown. Implementations must be cheap: they are called per entry.
-class Progress {
- public:
-  virtual ~Progress() = default;
-  virtual void update(std::string_view phase, std::uint64_t done, std::uint64_t total) = 0;
-  // The work is over (successfully or not): clear the line.
-  virtual void finish() = 0;
-};
+// The hub's long work reports through the core progress port.
+using Progress = core::Progress;
 
 struct FetchedSource {
   SourceKind kind = SourceKind::folder;

@@ -21,7 +21,7 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
-#include "core/hub/fetcher.hpp"
+#include "core/progress.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core::sync {
@@ -37,7 +37,7 @@ bool is_essential_skill(std::string_view name);
 
 struct SyncOptions {
   std::filesystem::path bundled_dir; // where the shipped skills are
-  hub::Progress* progress = nullptr; // phase "sync", one step per bundled skill
+  Progress* progress = nullptr; // phase "sync", one step per bundled skill
 };
 
 // Spec §2.13 rule 9, without `suppressed` and `optional_provenance_backfilled`
