@@ -158,6 +158,10 @@ inline constexpr std::size_t k_max_hub_state_bytes = 8 * 1024 * 1024;
 // A git fetch's transfer (history can legitimately outgrow the bundle), and a `#ref`.
 inline constexpr std::uint64_t k_max_git_transfer_bytes = 512ull * 1024 * 1024;
 inline constexpr std::size_t k_max_source_ref_bytes = 256;
+// A git clone is killed after this long without a word from the server, or
+// after this long in all (libgit2 1.5 has no network timeouts of its own).
+inline constexpr int k_git_stall_timeout_s = 60;
+inline constexpr int k_git_fetch_timeout_s = 600;
 // A fetched SKILL.md read to learn the skill's name (install, quarantine).
 inline constexpr std::size_t k_max_skill_md_for_name = 4 * 1024 * 1024;
 // A signature file is ~170 bytes and a key file ~104: past these they are garbage.

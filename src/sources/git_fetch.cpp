@@ -11,6 +11,7 @@
 
 #include "core/limits.hpp"
 #include "sources/bundle_path.hpp"
+#include "sources/watched_child.hpp"
 
 namespace skillrt::sources {
 
@@ -47,7 +48,7 @@ using BlobPtr = std::unique_ptr<git_blob, GitFree<git_blob, git_blob_free>>;
 using OdbPtr = std::unique_ptr<git_odb, GitFree<git_odb, git_odb_free>>;
 
 struct TransferState {
-  core::hub::Progress* progress = nullptr;
+  ChildChannel* channel = nullptr;
   // A clone brings history too, which may outgrow a bundle, within this cap.
   std::uint64_t max_bytes = limits::k_max_git_transfer_bytes;
   std::string error; // set when a callback stopped the transfer
@@ -59,9 +60,14 @@ int on_transfer(const git_indexer_progress* stats, void* payload) {
     state->error = "the repository transfer is larger than " + std::to_string(state->max_bytes) + " bytes";
     return -1;
   }
-  if (state->progress != nullptr) {
-    state->progress->update("fetch", stats->received_objects, stats->total_objects);
-  }
+  state->channel->progress(stats->received_objects, stats->total_objects);
+  return 0;
+}
+
+// The server's own messages ("Counting objects…") come before any pack data:
+// they show a busy server, not a stalled one.
+int on_sideband(const char* /*text*/, int /*length*/, void* payload) {
+  static_cast<TransferState*>(payload)->channel->heartbeat();
   return 0;
 }
 
@@ -221,15 +227,13 @@ private:
   std::optional<Error> m_error;
 };
 
-} // namespace
-
-Result<std::string> fetch_git(const GitRequest& request, const fs::path& scratch, BundleWriter& writer,
-                              core::hub::Progress* progress) {
+// Runs in the watched child: clones `request` bare into `scratch`.
+Result<void> clone_bare(const GitRequest& request, const fs::path& scratch, std::uint64_t max_bytes,
+                        ChildChannel& channel) {
   ensure_library();
-  const ScratchRemover remover{scratch};
   TransferState state;
-  state.progress = progress;
-  state.max_bytes = writer.limits().max_bytes;
+  state.channel = &channel;
+  state.max_bytes = max_bytes;
 
   git_clone_options options;
   git_clone_options_init(&options, GIT_CLONE_OPTIONS_VERSION);
@@ -240,6 +244,7 @@ Result<std::string> fetch_git(const GitRequest& request, const fs::path& scratch
   options.local = GIT_CLONE_LOCAL_NO_LINKS;
   options.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
   options.fetch_opts.callbacks.transfer_progress = on_transfer;
+  options.fetch_opts.callbacks.sideband_progress = on_sideband;
   options.fetch_opts.callbacks.certificate_check = on_certificate;
   options.fetch_opts.callbacks.payload = &state;
 
@@ -248,7 +253,40 @@ Result<std::string> fetch_git(const GitRequest& request, const fs::path& scratch
     const std::string why = state.error.empty() ? last_git_error() : state.error;
     const ErrorCode code =
         state.error.rfind("the repository transfer", 0) == 0 ? ErrorCode::limit_exceeded : ErrorCode::io_error;
-    return fail(code, "cannot clone " + request.identifier + ": " + why);
+    return fail(code, why);
+  }
+  git_repository_free(raw_repo);
+  return {};
+}
+
+} // namespace
+
+ChildDeadlines default_git_deadlines() {
+  return ChildDeadlines{std::chrono::seconds(limits::k_git_stall_timeout_s),
+                        std::chrono::seconds(limits::k_git_fetch_timeout_s)};
+}
+
+Result<std::string> fetch_git(const GitRequest& request, const fs::path& scratch, BundleWriter& writer,
+                              core::hub::Progress* progress) {
+  const ScratchRemover remover{scratch};
+  // The clone is the only step that talks to a server, and libgit2 1.5 cannot
+  // time it out; it runs in a watched child process with deadlines. The rest
+  // reads the finished clone here.
+  const std::uint64_t max_bytes = writer.limits().max_bytes;
+  auto cloned = run_watched_child(
+      [&](ChildChannel& channel) { return clone_bare(request, scratch, max_bytes, channel); }, request.deadlines,
+      [progress](std::uint64_t done, std::uint64_t total) {
+        if (progress != nullptr) {
+          progress->update("fetch", done, total);
+        }
+      });
+  if (!cloned) {
+    return fail(cloned.error().code, "cannot clone " + request.identifier + ": " + cloned.error().message);
+  }
+  ensure_library();
+  git_repository* raw_repo = nullptr;
+  if (git_repository_open_bare(&raw_repo, scratch.c_str()) != 0) {
+    return fail(ErrorCode::io_error, "cannot open the clone of " + request.identifier + ": " + last_git_error());
   }
   const RepoPtr repo(raw_repo);
 

@@ -227,7 +227,7 @@ private:
     if (!writer) {
       return tl::unexpected(writer.error());
     }
-    const GitRequest request{spec.location, spec.identifier, spec.ref, spec.subdir};
+    const GitRequest request{spec.location, spec.identifier, spec.ref, spec.subdir, m_settings.git};
     auto commit = fetch_git(request, staging / k_git_scratch, *writer, options.progress);
     if (!commit) {
       return tl::unexpected(commit.error());

@@ -10,6 +10,7 @@
 
 #include "core/hub/fetcher.hpp"
 #include "sources/bundle_limits.hpp"
+#include "sources/git_fetch.hpp"
 #include "sources/https_fetch.hpp"
 
 namespace skillrt::sources {
@@ -18,6 +19,7 @@ namespace skillrt::sources {
 struct SourceFetcherSettings {
   BundleLimits bundle;
   DownloadLimits download;
+  ChildDeadlines git = default_git_deadlines();
   // Relative local SOURCEs resolve against this; empty = the process's cwd.
   std::filesystem::path cwd;
 };

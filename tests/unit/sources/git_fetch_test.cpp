@@ -2,11 +2,15 @@
 // local path, file://, #branch / #tag / #commit, //subdir, and the refusals.
 #include "sources/git_fetch.hpp"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -261,6 +265,36 @@ TEST_F(GitFetch, EmptyRepositoryHasNoHead) {
   const auto result = fetch(empty.dir().string());
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error().message, empty.dir().string() + " has no commits on its default branch");
+}
+
+// A server that accepts the connection (the kernel completes it from the
+// listen backlog) and then never answers: libgit2 1.5 would wait forever.
+TEST_F(GitFetch, AServerThatNeverAnswersIsCutOffAtTheStallDeadline) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t length = sizeof(address);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/repo";
+
+  fs::create_directories(out());
+  auto writer = BundleWriter::open(out(), BundleLimits{}, nullptr, "extract");
+  ASSERT_TRUE(writer.has_value());
+  GitRequest request{url, url, "", ""};
+  request.deadlines = ChildDeadlines{std::chrono::milliseconds(500), std::chrono::seconds(60)};
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = fetch_git(request, scratch(), *writer, nullptr);
+  const auto took = std::chrono::steady_clock::now() - started;
+  ::close(listener);
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().code, ErrorCode::io_error);
+  EXPECT_EQ(result.error().message, "cannot clone " + url + ": no progress for 500 ms");
+  EXPECT_LT(took, std::chrono::seconds(30));
+  EXPECT_FALSE(fs::exists(scratch()));
 }
 
 TEST_F(GitFetch, NonDefaultHeadBranch) {
