@@ -547,7 +547,7 @@ TEST_F(BundledSync, PublishesSharedLayerChangeEvents) {
   }
 }
 
-class RecordingProgress final : public hub::Progress {
+class RecordingProgress final : public Progress {
 public:
   void update(std::string_view phase, std::uint64_t done, std::uint64_t total) override {
     phases.emplace_back(phase);
