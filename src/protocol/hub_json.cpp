@@ -59,12 +59,12 @@ Json scan_json(const std::optional<core::ScanResult>& scan, const std::optional<
   return out;
 }
 
-Json files_json(const TreeDiff& diff) {
+Json files_json(const core::diff::TreeDiff& diff) {
   Json out = Json::array();
-  for (const FileDiff& f : diff.files) {
+  for (const core::diff::FileDiff& f : diff.files) {
     Json item = Json::object();
     item["path"] = text(f.path);
-    item["change"] = file_change_name(f.change);
+    item["change"] = core::diff::file_change_name(f.change);
     item["added"] = f.added_lines;
     item["removed"] = f.removed_lines;
     out.push_back(std::move(item));

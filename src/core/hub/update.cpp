@@ -109,7 +109,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
         continue;
       }
     }
-    report.diff = diff_trees(present ? *target : fs::path(), staged->dir);
+    report.diff = diff::diff_trees(present ? *target : fs::path(), staged->dir);
     if (!judgement.allowed) {
       report.status = "blocked";
       report.reason = judgement.reason;

@@ -16,7 +16,7 @@
 #include "core/hub/fetcher.hpp"
 #include "core/hub/judge.hpp"
 #include "core/hub/pending_commit.hpp"
-#include "core/hub/unified_diff.hpp"
+#include "core/diff/unified_diff.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core::hub {
@@ -37,7 +37,7 @@ struct UpdateReport {
   std::string reason;
   std::string old_hash;
   std::string new_hash;
-  std::optional<TreeDiff> diff;
+  std::optional<diff::TreeDiff> diff;
   std::optional<Judgement> judgement; // when the new bundle was judged
 };
 

@@ -1,4 +1,5 @@
-// Unified diffs between two skill folders, for `update` to show what changes:
+// Unified diffs between two skill folders, for `update` (what an update changes)
+// and `sync --diff` (what a user changed):
 // per file added / removed / modified / binary, `---` / `+++` / `@@` hunks
 // with 3 lines of context (an LCS line diff after trimming the common head
 // and tail). Bounded: a file too large to diff, or a diff past the output cap,
@@ -11,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace skillrt::core::hub {
+namespace skillrt::core::diff {
 
 // Bounds: limits::k_max_diff_file_bytes, k_max_diff_cells, k_max_diff_output_bytes.
 
@@ -40,4 +41,4 @@ std::string unified_hunks(std::string_view old_text, std::string_view new_text, 
 // removed). Symlinks and special files are ignored (bundles have none).
 TreeDiff diff_trees(const std::filesystem::path& old_dir, const std::filesystem::path& new_dir);
 
-} // namespace skillrt::core::hub
+} // namespace skillrt::core::diff

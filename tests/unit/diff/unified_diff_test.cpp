@@ -2,11 +2,11 @@
 // binary files, and the bounds.
 #include <gtest/gtest.h>
 
-#include "core/hub/unified_diff.hpp"
+#include "core/diff/unified_diff.hpp"
 #include "core/limits.hpp"
 #include "support/temp_tree.hpp"
 
-namespace skillrt::core::hub {
+namespace skillrt::core::diff {
 namespace {
 
 using test::TempTree;
@@ -97,4 +97,4 @@ TEST(UnifiedDiff, ManyChangedLinesPastTheCellCapAreSummarised) {
 }
 
 } // namespace
-} // namespace skillrt::core::hub
+} // namespace skillrt::core::diff

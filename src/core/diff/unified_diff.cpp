@@ -1,5 +1,5 @@
 // LCS line diff and unified output (see unified_diff.hpp).
-#include "core/hub/unified_diff.hpp"
+#include "core/diff/unified_diff.hpp"
 
 #include <algorithm>
 #include <map>
@@ -9,7 +9,7 @@
 #include "core/limits.hpp"
 #include "core/util/read_file.hpp"
 
-namespace skillrt::core::hub {
+namespace skillrt::core::diff {
 namespace {
 
 namespace fs = std::filesystem;
@@ -259,4 +259,4 @@ TreeDiff diff_trees(const fs::path& old_dir, const fs::path& new_dir) {
   return out;
 }
 
-} // namespace skillrt::core::hub
+} // namespace skillrt::core::diff
