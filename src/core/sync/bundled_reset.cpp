@@ -3,12 +3,11 @@
 
 #include <system_error>
 
-#include "core/discovery/walker.hpp"
-#include "core/events/event_bus.hpp"
 #include "core/sync/bundled_manifest.hpp"
+#include "core/sync/bundled_set.hpp"
 #include "core/sync/dir_hash.hpp"
 #include "core/sync/remove_tree.hpp"
-#include "core/sync/skill_index.hpp"
+#include "core/sync/shared_skill_event.hpp"
 #include "core/sync/sync_lock.hpp"
 #include "core/tenancy/permissions.hpp"
 
@@ -56,10 +55,10 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     return tl::unexpected(allowed.error());
   }
   const std::string name(name_view);
-  std::error_code ec;
-  const fs::path bundled = fs::canonical(options.bundled_dir, ec);
-  if (options.bundled_dir.empty() || ec || !fs::is_directory(bundled, ec)) {
-    return fail(ErrorCode::not_found, "bundled skills folder not found: " + options.bundled_dir.string());
+  const fs::path root = ctx.skills_dir();
+  auto bundled = resolve_bundled_dir(options.bundled_dir, root);
+  if (!bundled) {
+    return tl::unexpected(bundled.error());
   }
   auto lock = SyncLock::acquire(ctx);
   if (!lock) {
@@ -70,13 +69,8 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     return tl::unexpected(manifest.error());
   }
   const bool tracked = manifest->count(name) > 0;
-  std::optional<IndexedSkill> shipped;
-  for (IndexedSkill& skill : index_skills(bundled, default_walk_limits()).skills) {
-    if (skill.name == name && !skill.relative.empty() && skill.relative != ".") {
-      shipped = std::move(skill);
-      break;
-    }
-  }
+  const BundledSet set = discover_bundled_skills(*bundled);
+  const BundledSkill* shipped = set.find(name);
   if (!tracked && !shipped) {
     return outcome(false, "not_in_manifest", "'" + name + "' is not a tracked bundled skill");
   }
@@ -84,19 +78,14 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     return outcome(false, "bundled_missing",
                    "'" + name + "' is no longer bundled, so there is no shipped version to restore");
   }
-  const fs::path root = ctx.skills_dir();
+  std::error_code ec;
   if (restore) {
     const fs::path dest = root / shipped->relative;
     if (fs::exists(fs::symlink_status(dest, ec))) {
       if (auto removed = remove_skill_tree(dest, root); !removed) {
         return outcome(false, "not_reset", "cannot delete your copy of " + name + ": " + removed.error().message);
       }
-      SkillEvent event;
-      event.kind = ChangeKind::deleted;
-      event.layer = Layer::shared;
-      event.name = name;
-      event.location = (dest / "SKILL.md").string();
-      publish_change(ctx, std::move(event));
+      publish_shared_skill_change(ctx, ChangeKind::deleted, name, dest);
     }
     return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, "restored",
                            "restored " + name + " from the bundled version");
@@ -105,9 +94,8 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     const fs::path dest = root / shipped->relative;
     const fs::file_status status = fs::symlink_status(dest, ec);
     if (fs::exists(status) && !fs::is_symlink(status)) {
-      auto shipped_hash = skill_dir_hash(shipped->dir);
       auto user_hash = skill_dir_hash(dest);
-      if (!shipped_hash || !user_hash || *shipped_hash != *user_hash) {
+      if (!user_hash || *user_hash != shipped->hash) {
         return outcome(false, "refused_copy_diverges",
                        "your copy of " + name + " at " + dest.string() +
                            " differs from the bundled version; keep it as it is, or run `skillrt reset " + name +

@@ -18,18 +18,19 @@
 #include <utility>
 
 #include "core/discovery/roots.hpp"
-#include "core/events/event_bus.hpp"
 #include "core/limits.hpp"
 #include "core/memory/state_json.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/sync/bundled_manifest.hpp"
+#include "core/sync/bundled_set.hpp"
+#include "core/sync/copy_state.hpp"
 #include "core/sync/copy_tree.hpp"
 #include "core/sync/dir_hash.hpp"
 #include "core/sync/remove_tree.hpp"
+#include "core/sync/shared_skill_event.hpp"
 #include "core/sync/skill_index.hpp"
 #include "core/sync/sync_lock.hpp"
 #include "core/tenancy/permissions.hpp"
-#include "core/util/path_within.hpp"
 #include "core/util/read_file.hpp"
 
 namespace skillrt::core::sync {
@@ -85,13 +86,6 @@ Result<void> move_no_replace(const fs::path& from, const fs::path& to) {
   return {};
 }
 
-struct BundledSkill {
-  std::string name;
-  fs::path dir;      // in the bundled folder
-  fs::path relative; // "category/name": the destination below HOME/skills
-  std::string hash;
-};
-
 class SyncRun {
 public:
   SyncRun(const Context& ctx, const Config& cfg, const SyncOptions& options, SyncResult& out)
@@ -105,7 +99,7 @@ private:
   void index_external_names();
   void index_hub_paths();
   void sync_one(const BundledSkill& skill);
-  bool path_has_symlink(const fs::path& dest) const;
+  bool path_has_symlink(const fs::path& dest) const { return goes_through_symlink(dest, m_root); }
   bool recover_backup(const BundledSkill& skill, const fs::path& dest, bool& dest_exists);
   bool try_relocate(const BundledSkill& skill, const fs::path& dest, const std::string& origin);
   void handle_shadowed(const BundledSkill& skill, const fs::path& dest, bool dest_exists);
@@ -142,12 +136,8 @@ private:
 
 Result<void> SyncRun::prepare_roots() {
   std::error_code ec;
-  if (m_options.bundled_dir.empty()) {
-    return fail(ErrorCode::invalid_argument, "no bundled skills folder given");
-  }
-  m_bundled = fs::canonical(m_options.bundled_dir, ec);
-  if (ec || !fs::is_directory(m_bundled, ec)) {
-    return fail(ErrorCode::not_found, "bundled skills folder not found: " + m_options.bundled_dir.string());
+  if (auto bundled = resolve_bundled_dir(m_options.bundled_dir, m_ctx.skills_dir()); !bundled) {
+    return tl::unexpected(bundled.error()); // checked before HOME/skills is created
   }
   m_root = m_ctx.skills_dir();
   fs::create_directories(m_root, ec);
@@ -158,48 +148,21 @@ Result<void> SyncRun::prepare_roots() {
   if (ec) {
     return fail(ErrorCode::io_error, "cannot resolve " + m_root.string() + ": " + ec.message());
   }
-  if (is_within(m_bundled, m_root_canonical) || is_within(m_root_canonical, m_bundled)) {
-    return fail(ErrorCode::invalid_argument, "the bundled skills folder " + m_bundled.string() +
-                                                 " and the skills folder " + m_root_canonical.string() +
-                                                 " overlap; refusing to sync one into the other");
+  auto bundled = resolve_bundled_dir(m_options.bundled_dir, m_root); // now the overlap check always applies
+  if (!bundled) {
+    return tl::unexpected(bundled.error());
   }
+  m_bundled = std::move(*bundled);
   m_out.bundled_dir = m_bundled;
   return {};
 }
 
 void SyncRun::discover_bundled() {
-  const SkillIndex index = index_skills(m_bundled, default_walk_limits());
-  for (const std::string& problem : index.problems) {
-    m_out.errors.push_back("bundled skill skipped: " + problem);
-    m_bundled_complete = false;
-  }
-  for (const IndexedSkill& found : index.skills) {
-    m_bundled_names.insert(found.name);
-    if (found.relative.empty() || found.relative == ".") {
-      m_out.errors.push_back("bundled skill skipped: " + (found.dir / "SKILL.md").string() +
-                             " is at the top of the bundled folder; each skill needs a folder of its own");
-      continue;
-    }
-    if (!is_manifest_safe_name(found.name)) {
-      m_out.errors.push_back(
-          "bundled skill skipped: the name \"" + found.name + "\" of " + found.dir.string() +
-          " cannot be recorded in the manifest (empty, ':', control character or surrounding blanks)");
-      continue;
-    }
-    const bool duplicate = std::any_of(m_bundled_skills.begin(), m_bundled_skills.end(),
-                                       [&](const BundledSkill& s) { return s.name == found.name; });
-    if (duplicate) {
-      m_out.errors.push_back("bundled skill skipped: " + found.dir.string() + " has the name \"" + found.name +
-                             "\", which another bundled skill already has");
-      continue;
-    }
-    auto hash = skill_dir_hash(found.dir);
-    if (!hash) {
-      m_out.errors.push_back("bundled skill " + found.name + " skipped: " + hash.error().message);
-      continue;
-    }
-    m_bundled_skills.push_back({found.name, found.dir, found.relative, *hash});
-  }
+  BundledSet found = discover_bundled_skills(m_bundled);
+  m_out.errors.insert(m_out.errors.end(), found.problems.begin(), found.problems.end());
+  m_bundled_complete = found.complete;
+  m_bundled_names = std::move(found.names);
+  m_bundled_skills = std::move(found.skills);
   m_out.total_bundled = m_bundled_skills.size();
 }
 
@@ -248,24 +211,6 @@ void SyncRun::index_hub_paths() {
   }
 }
 
-bool SyncRun::path_has_symlink(const fs::path& dest) const {
-  // Every existing component from the first below the root down to dest itself.
-  const fs::path relative = dest.lexically_relative(m_root);
-  fs::path current = m_root;
-  for (const fs::path& part : relative) {
-    current /= part;
-    std::error_code ec;
-    const fs::file_status status = fs::symlink_status(current, ec);
-    if (fs::is_symlink(status)) {
-      return true;
-    }
-    if (!fs::exists(status)) {
-      return false;
-    }
-  }
-  return false;
-}
-
 std::optional<std::string> SyncRun::hash_or_error(const std::string& name, const fs::path& dir) {
   auto hash = skill_dir_hash(dir);
   if (!hash) {
@@ -285,12 +230,7 @@ void SyncRun::record(const std::string& name, const std::string& hash) {
 
 void SyncRun::publish(ChangeKind kind, const std::string& name, const fs::path& dir) {
   m_changed = true;
-  SkillEvent event;
-  event.kind = kind;
-  event.layer = Layer::shared;
-  event.name = name;
-  event.location = (dir / "SKILL.md").string();
-  publish_change(m_ctx, std::move(event));
+  publish_shared_skill_change(m_ctx, kind, name, dir);
 }
 
 void SyncRun::remove_stale_staging(const fs::path& dest) {
@@ -521,19 +461,21 @@ void SyncRun::sync_one(const BundledSkill& skill) {
   if (!user_hash) {
     return;
   }
-  if (*user_hash == skill.hash) {
+  switch (judge_copy(*user_hash, origin, skill.hash)) {
+  case CopyState::matches_bundled:
     // Already the bundled version (or an unknown origin proven pristine): baseline it.
     record(skill.name, skill.hash);
     ++m_out.skipped;
     return;
-  }
-  if (!is_known_origin_hash(origin) || *user_hash != origin) {
+  case CopyState::user_modified:
     // Changed by the user, or an origin we cannot check (v1, Hermes' MD5):
     // their copy wins until `skillrt reset`.
     m_out.user_modified.push_back(skill.name);
     return;
+  case CopyState::pristine:
+    update_pristine(skill, dest);
+    return;
   }
-  update_pristine(skill, dest);
 }
 
 void SyncRun::clean_manifest() {

@@ -27,6 +27,23 @@ void make_folders_writable(const fs::path& path) {
 
 } // namespace
 
+bool goes_through_symlink(const fs::path& dest, const fs::path& skills_root) {
+  const fs::path relative = dest.lexically_relative(skills_root);
+  fs::path current = skills_root;
+  for (const fs::path& part : relative) {
+    current /= part;
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(current, ec);
+    if (fs::is_symlink(status)) {
+      return true;
+    }
+    if (!fs::exists(status)) {
+      return false;
+    }
+  }
+  return false;
+}
+
 bool strictly_inside(const fs::path& path, const fs::path& skills_root) {
   std::error_code ec;
   const fs::path root = fs::canonical(skills_root, ec);

@@ -17,6 +17,12 @@ namespace skillrt::core::sync {
 // `/`, anything outside; io_error when the removal fails.
 Result<void> remove_skill_tree(const std::filesystem::path& path, const std::filesystem::path& skills_root);
 
+// True when `dest` (below `skills_root`, as spelt from it) is a symlink or is
+// reached through one: every existing component from the first below the
+// root down to `dest` is checked, without following anything. Sync never
+// writes such a destination, and nothing judges or removes it.
+bool goes_through_symlink(const std::filesystem::path& dest, const std::filesystem::path& skills_root);
+
 // True when `path` would be accepted by remove_skill_tree (no I/O beyond
 // resolving the parents).
 bool strictly_inside(const std::filesystem::path& path, const std::filesystem::path& skills_root);

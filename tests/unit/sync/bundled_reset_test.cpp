@@ -147,5 +147,21 @@ TEST_F(BundledReset, IsRefusedOutsideTheOwnerOrg) {
   EXPECT_FALSE(fs::exists(skills() / "tools" / "alpha"));
 }
 
+TEST_F(BundledReset, ABundledFolderInsideTheSkillsFolderIsRefusedBeforeAnythingChanges) {
+  bundle("tools/alpha", "alpha");
+  sync_ok();
+  const fs::path mine = edit_alpha();
+  const std::string edited = read_text(mine);
+  const auto before = manifest();
+  // --restore against HOME/skills itself would delete the copy and "restore" it from itself.
+  m_options.bundled_dir = skills();
+  auto r = reset("alpha", true);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  EXPECT_NE(r.error().message.find("overlap"), std::string::npos) << r.error().message;
+  EXPECT_EQ(read_text(mine), edited);
+  EXPECT_EQ(manifest(), before);
+}
+
 } // namespace
 } // namespace skillrt::core::sync
