@@ -59,7 +59,9 @@ Json scan_json(const std::optional<core::ScanResult>& scan, const std::optional<
   return out;
 }
 
-Json files_json(const core::diff::TreeDiff& diff) {
+} // namespace
+
+Json tree_diff_files_json(const core::diff::TreeDiff& diff) {
   Json out = Json::array();
   for (const core::diff::FileDiff& f : diff.files) {
     Json item = Json::object();
@@ -71,8 +73,6 @@ Json files_json(const core::diff::TreeDiff& diff) {
   }
   return out;
 }
-
-} // namespace
 
 Json lock_entry_json(const LockEntry& e) {
   Json out = Json::object();
@@ -181,7 +181,7 @@ Json update_outcome_json(const UpdateOutcome& outcome) {
     item["reason"] = text(r.reason);
     item["old_hash"] = r.old_hash;
     item["new_hash"] = r.new_hash;
-    item["files"] = r.diff ? files_json(*r.diff) : Json::array();
+    item["files"] = r.diff ? tree_diff_files_json(*r.diff) : Json::array();
     item["diff"] = r.diff ? text(r.diff->text) : std::string();
     item["diff_truncated"] = r.diff ? r.diff->truncated : false;
     if (r.judgement) {

@@ -3,6 +3,7 @@
 // not run. Paths and messages are made valid UTF-8.
 #pragma once
 
+#include "core/diff/unified_diff.hpp"
 #include "core/hub/audit.hpp"
 #include "core/hub/check.hpp"
 #include "core/hub/install.hpp"
@@ -12,6 +13,10 @@
 #include "protocol/yaml_json.hpp"
 
 namespace skillrt::protocol {
+
+// The files of a tree diff: [{path, change (added|removed|modified|binary), added, removed}]
+// (`update` and `sync --diff` use the same shape).
+Json tree_diff_files_json(const core::diff::TreeDiff& diff);
 
 // The lock.json entry as lock.json spells it.
 Json lock_entry_json(const core::hub::LockEntry& entry);

@@ -102,7 +102,7 @@ bool looks_binary(std::string_view bytes) {
   return bytes.substr(0, 8000).find('\0') != std::string_view::npos;
 }
 
-std::map<std::string, fs::path> regular_files(const fs::path& dir) {
+std::map<std::string, fs::path> regular_files(const fs::path& dir, const DiffSkip& skip) {
   std::map<std::string, fs::path> files;
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(dir, ec))) {
@@ -112,6 +112,14 @@ std::map<std::string, fs::path> regular_files(const fs::path& dir) {
        it.increment(ec)) {
     if (it->is_symlink(ec)) {
       it.disable_recursion_pending();
+      continue;
+    }
+    std::error_code type_ec;
+    const bool is_dir = it->is_directory(type_ec);
+    if (skip && skip(it->path().filename().string(), is_dir)) {
+      if (is_dir) {
+        it.disable_recursion_pending();
+      }
       continue;
     }
     if (it->is_regular_file(ec)) {
@@ -206,10 +214,10 @@ std::string unified_hunks(std::string_view old_text, std::string_view new_text, 
   return out;
 }
 
-TreeDiff diff_trees(const fs::path& old_dir, const fs::path& new_dir) {
+TreeDiff diff_trees(const fs::path& old_dir, const fs::path& new_dir, const DiffSkip& skip) {
   TreeDiff out;
-  const auto old_files = regular_files(old_dir);
-  const auto new_files = regular_files(new_dir);
+  const auto old_files = regular_files(old_dir, skip);
+  const auto new_files = regular_files(new_dir, skip);
   std::map<std::string, std::pair<const fs::path*, const fs::path*>> all;
   for (const auto& [rel, path] : old_files) {
     all[rel].first = &path;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,15 @@ struct TreeDiff {
 std::string unified_hunks(std::string_view old_text, std::string_view new_text, std::size_t context, std::size_t& added,
                           std::size_t& removed);
 
+// Entries left out of both sides: called with an entry's file name and
+// whether it is a folder (a skipped folder's whole subtree is left out).
+// Bundled sync passes its runtime-cache rule, so a diff shows exactly what
+// the folder hash sees.
+using DiffSkip = std::function<bool(std::string_view name, bool is_dir)>;
+
 // The diff from `old_dir` to `new_dir` (either may be missing: all added / all
 // removed). Symlinks and special files are ignored (bundles have none).
-TreeDiff diff_trees(const std::filesystem::path& old_dir, const std::filesystem::path& new_dir);
+TreeDiff diff_trees(const std::filesystem::path& old_dir, const std::filesystem::path& new_dir,
+                    const DiffSkip& skip = {});
 
 } // namespace skillrt::core::diff
