@@ -10,7 +10,10 @@
 // is files; only small messages cross the pipe. `work` runs in the forked copy
 // of the process, so it must not rely on other threads of the parent (their
 // locks are frozen as they were at fork time); libraries that keep no threads
-// of their own (libgit2, libc's malloc) are fine.
+// of their own (libgit2, libc's malloc) are fine. Only the single-threaded CLI
+// (install, update) gets here; a multi-threaded caller could fork while one of
+// its threads holds a lock no fork handler covers (a sanitizer's allocator),
+// leaving the child stuck until the stall deadline.
 #pragma once
 
 #include <chrono>

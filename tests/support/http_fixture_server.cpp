@@ -5,7 +5,10 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -167,7 +170,7 @@ std::string HttpRequest::header(std::string_view name) const {
   return {};
 }
 
-HttpFixtureServer::HttpFixtureServer(HttpHandler handler) : m_handler(std::move(handler)) {
+HttpFixtureServer::HttpFixtureServer(HttpHandler handler, ServeIn where) : m_handler(std::move(handler)) {
   m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (m_listen < 0) {
     throw std::runtime_error("socket: " + std::generic_category().message(errno));
@@ -188,7 +191,24 @@ HttpFixtureServer::HttpFixtureServer(HttpHandler handler) : m_handler(std::move(
     ::close(m_listen);
     throw std::runtime_error("pipe: " + std::generic_category().message(errno));
   }
-  m_thread = std::thread([this] { serve(); });
+  if (where == ServeIn::thread) {
+    m_thread = std::thread([this] { serve(); });
+    return;
+  }
+  const pid_t parent = ::getpid();
+  m_child = ::fork();
+  if (m_child < 0) {
+    const int err = errno;
+    ::close(m_listen);
+    throw std::runtime_error("fork: " + std::generic_category().message(err));
+  }
+  if (m_child == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL); // a crashed test takes its server along
+    if (::getppid() == parent) {
+      serve();
+    }
+    ::_exit(0); // no test-process destructors or atexit handlers in this copy
+  }
 }
 
 HttpFixtureServer::~HttpFixtureServer() {
@@ -197,6 +217,12 @@ HttpFixtureServer::~HttpFixtureServer() {
   [[maybe_unused]] const ssize_t written = ::write(m_wake[1], &byte, 1);
   if (m_thread.joinable()) {
     m_thread.join();
+  }
+  if (m_child > 0) {
+    ::kill(m_child, SIGKILL); // it may be inside a handler; nothing of it is needed
+    int status = 0;
+    while (::waitpid(m_child, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   ::close(m_listen);
   ::close(m_wake[0]);

@@ -46,10 +46,17 @@ struct HttpResponse {
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
+// Where the server runs. `process` serves from a forked child so the test
+// process keeps its single thread: code under test that forks without exec
+// (sources/watched_child) must not fork while another thread may hold a lock
+// (a sanitizer's allocator lock, say), which would stay held in the child
+// forever. In that mode requests() stays empty: the child records them.
+enum class ServeIn { thread, process };
+
 class HttpFixtureServer {
 public:
   // Listens on 127.0.0.1 with a port the kernel picks; serves until destroyed.
-  explicit HttpFixtureServer(HttpHandler handler);
+  explicit HttpFixtureServer(HttpHandler handler, ServeIn where = ServeIn::thread);
   ~HttpFixtureServer();
   HttpFixtureServer(const HttpFixtureServer&) = delete;
   HttpFixtureServer& operator=(const HttpFixtureServer&) = delete;
@@ -79,6 +86,7 @@ private:
   mutable std::mutex m_mutex;
   std::vector<HttpRequest> m_requests;
   std::thread m_thread;
+  int m_child = -1; // ServeIn::process: the serving process
 };
 
 } // namespace skillrt::test

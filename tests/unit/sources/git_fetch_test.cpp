@@ -145,7 +145,10 @@ TEST_F(GitFetch, LocalPathDefaultsToTheRemoteHead) {
 }
 
 TEST_F(GitFetch, OverLoopbackHttpWithTransferProgress) {
-  ::skillrt::test::HttpFixtureServer server(git_http_backend(m_tree.path(), m_tree.path() / "cgi"));
+  // In a process of its own: the clone forks (watched_child), and a serving
+  // thread in this process could hold a lock at that moment.
+  ::skillrt::test::HttpFixtureServer server(git_http_backend(m_tree.path(), m_tree.path() / "cgi"),
+                                            ::skillrt::test::ServeIn::process);
   RecordingProgress progress;
   auto commit = fetch(server.url("/repo"), "feature", "", &progress);
   ASSERT_TRUE(commit.has_value()) << commit.error().message;
