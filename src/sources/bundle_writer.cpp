@@ -9,8 +9,9 @@
 #include <system_error>
 #include <vector>
 
-#include "sources/bundle_path.hpp"
+#include "core/files/runtime_cache.hpp"
 #include "core/util/text.hpp"
+#include "sources/bundle_path.hpp"
 
 namespace skillrt::sources {
 
@@ -135,7 +136,7 @@ Result<std::string> BundleWriter::add_directory(std::string_view raw) {
   if (!normalized) {
     return normalized;
   }
-  if (normalized->empty()) {
+  if (normalized->empty() || core::files::is_runtime_cache_path(*normalized, true)) {
     return normalized;
   }
   if (m_explicit_folders.count(*normalized) != 0) {
@@ -171,6 +172,9 @@ Result<std::string> BundleWriter::add_file(std::string_view raw, bool executable
   auto normalized = check_path(raw);
   if (!normalized) {
     return normalized;
+  }
+  if (core::files::is_runtime_cache_path(*normalized, false)) {
+    return normalized; // never placed: see runtime_cache.hpp (its bytes are simply not read)
   }
   if (auto fresh = check_new_file_path(raw, *normalized); !fresh) {
     return tl::unexpected(fresh.error());
@@ -255,6 +259,9 @@ Result<std::string> BundleWriter::add_file_bytes(std::string_view raw, bool exec
 }
 
 Result<std::string> BundleWriter::add_copy(std::string_view raw, const std::string& existing) {
+  if (auto normalized = check_path(raw); normalized && core::files::is_runtime_cache_path(*normalized, false)) {
+    return normalized;
+  }
   if (!has_file(existing)) {
     return fail(ErrorCode::refused, entry_prefix(raw) + "the link target \"" + existing +
                                         "\" is not a file written before it in the bundle");

@@ -4,7 +4,9 @@
 // creates only real folders and regular files through openat(O_NOFOLLOW |
 // O_EXCL) below a descriptor of the destination, so nothing it writes can land
 // outside it, whatever the names say. Every adapter (folder, archive, git,
-// download) feeds its entries through one of these.
+// download) feeds its entries through one of these. Runtime caches
+// (core/files/runtime_cache.hpp: __pycache__/, *.pyc, .DS_Store, ...) are
+// accepted and dropped: no install places bytecode that no manifest covers.
 #pragma once
 
 #include <sys/stat.h>

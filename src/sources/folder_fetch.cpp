@@ -12,8 +12,9 @@
 #include <system_error>
 #include <vector>
 
-#include "sources/bundle_path.hpp"
+#include "core/files/runtime_cache.hpp"
 #include "core/util/text.hpp"
+#include "sources/bundle_path.hpp"
 
 namespace skillrt::sources {
 
@@ -200,6 +201,11 @@ Result<void> copy_folder(const std::filesystem::path& source, std::string_view s
       struct stat st {};
       if (::fstatat(folder->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
         return fail(ErrorCode::io_error, entry_prefix(rel) + "cannot stat: " + errno_text(errno));
+      }
+      // Runtime caches are never copied (the writer would drop them anyway):
+      // not walking them spares the work and whatever links they hold.
+      if (core::files::is_runtime_cache(name, S_ISDIR(st.st_mode))) {
+        continue;
       }
       if (S_ISLNK(st.st_mode)) {
         return fail(ErrorCode::refused, "skill bundles may not contain symlinks: " + rel);

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <system_error>
 
+#include "core/files/runtime_cache.hpp"
 #include "core/limits.hpp"
 #include "core/util/sha256.hpp"
 #include "core/util/text.hpp"
@@ -224,6 +225,10 @@ Result<void> walk_folder(int dir_fd, const std::string& prefix, std::size_t dept
       return fail(ErrorCode::io_error, "cannot stat " + relative + ": " + errno_text(errno));
     }
     const bool is_signature_file = depth == 0 && name == k_signature_file_name;
+    // Not content, whatever it holds (a link in a cache is still a cache).
+    if (files::is_runtime_cache(name, S_ISDIR(st.st_mode))) {
+      continue;
+    }
     if (S_ISLNK(st.st_mode)) {
       return fail(ErrorCode::refused, "skill bundles may not contain symlinks: " + relative);
     }

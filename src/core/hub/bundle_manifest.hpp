@@ -1,11 +1,12 @@
 // The canonical manifest of a skill bundle: what a content hash and a
 // signature cover. One line per regular file, sorted by the bytes of its path:
 //   "<64 lower-case hex sha256 of the file>  <POSIX path relative to the bundle>\n"
-// Folders are implied by their files. The signature file itself
-// (k_signature_file_name) and nothing else is left out, so a file added,
-// removed or changed anywhere — dot files included — changes the manifest.
-// A symlink, device or fifo anywhere in the bundle is an error, as are the
-// bundle limits of limits.hpp.
+// Folders are implied by their files. Left out are the signature file itself
+// (k_signature_file_name) and runtime caches (core/files/runtime_cache.hpp:
+// __pycache__/, *.pyc, .DS_Store, ...), which running a skill creates and an
+// install never places; anything else added, removed or changed anywhere —
+// dot files included — changes the manifest. A symlink, device or fifo
+// anywhere else in the bundle is an error, as are the bundle limits of limits.hpp.
 #pragma once
 
 #include <cstdint>

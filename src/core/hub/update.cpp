@@ -4,6 +4,7 @@
 #include <map>
 #include <system_error>
 
+#include "core/files/runtime_cache.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/bundle_manifest.hpp"
 #include "core/hub/hub_events.hpp"
@@ -109,7 +110,8 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
         continue;
       }
     }
-    report.diff = diff::diff_trees(present ? *target : fs::path(), staged->dir);
+    // Runtime caches are not content: the diff leaves them out as the manifest does.
+    report.diff = diff::diff_trees(present ? *target : fs::path(), staged->dir, files::is_runtime_cache);
     if (!judgement.allowed) {
       report.status = "blocked";
       report.reason = judgement.reason;

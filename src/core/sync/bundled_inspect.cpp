@@ -3,6 +3,7 @@
 
 #include <system_error>
 
+#include "core/files/runtime_cache.hpp"
 #include "core/sync/bundled_manifest.hpp"
 #include "core/sync/bundled_set.hpp"
 #include "core/sync/dir_hash.hpp"
@@ -17,11 +18,6 @@ namespace fs = std::filesystem;
 bool exists_no_follow(const fs::path& path) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(path, ec));
-}
-
-// What the hash leaves out, the diff leaves out too.
-bool is_runtime_cache(std::string_view name, bool is_dir) {
-  return is_dir ? is_runtime_cache_dir(name) : is_runtime_cache_file(name);
 }
 
 // What both read-only operations start from: the caller may read the shared
@@ -97,7 +93,8 @@ Result<BundledDiff> diff_bundled_skill(const Context& ctx, std::string_view name
   if (out.tracked) {
     out.state = judge_copy(*copy_hash, entry->second, shipped->hash);
   }
-  out.diff = diff::diff_trees(shipped->dir, out.path, is_runtime_cache);
+  // What the hash leaves out, the diff leaves out too.
+  out.diff = diff::diff_trees(shipped->dir, out.path, files::is_runtime_cache);
   return out;
 }
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/files/runtime_cache.hpp"
 #include "core/limits.hpp"
-#include "core/sync/dir_hash.hpp"
 
 namespace skillrt::core::sync {
 namespace {
@@ -43,7 +43,7 @@ Result<void> copy_entries(const fs::path& from, const fs::path& to) {
         return fail(ErrorCode::io_error, "cannot stat " + source.string() + ": " + ec.message());
       }
       if (fs::is_directory(status)) {
-        if (is_runtime_cache_dir(name)) {
+        if (files::is_runtime_cache_dir(name)) {
           continue;
         }
         if (depth + 1 > limits::k_max_bundle_depth) {
@@ -57,7 +57,7 @@ Result<void> copy_entries(const fs::path& from, const fs::path& to) {
         }
         pending.emplace_back(relative, depth + 1);
       } else if (fs::is_regular_file(status)) {
-        if (is_runtime_cache_file(name)) {
+        if (files::is_runtime_cache_file(name)) {
           continue;
         }
         const std::uintmax_t size = it->file_size(ec);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/files/runtime_cache.hpp"
 #include "core/limits.hpp"
 #include "core/util/sha256.hpp"
 
@@ -19,12 +20,6 @@ namespace skillrt::core::sync {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::array<std::string_view, 4> k_cache_dirs = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"};
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 enum class EntryKind : unsigned char { file, link, special };
 
@@ -63,7 +58,7 @@ Result<std::vector<Entry>> list_entries(const fs::path& dir) {
         return fail(ErrorCode::io_error, "cannot stat " + it->path().string() + ": " + ec.message());
       }
       if (fs::is_directory(status)) {
-        if (is_runtime_cache_dir(name)) {
+        if (files::is_runtime_cache_dir(name)) {
           continue;
         }
         if (depth + 1 > limits::k_max_bundle_depth) {
@@ -73,7 +68,7 @@ Result<std::vector<Entry>> list_entries(const fs::path& dir) {
         }
         pending.emplace_back(relative, depth + 1);
       } else if (fs::is_regular_file(status)) {
-        if (!is_runtime_cache_file(name)) {
+        if (!files::is_runtime_cache_file(name)) {
           entries.push_back({relative.generic_string(), EntryKind::file});
         }
       } else if (fs::is_symlink(status)) {
@@ -150,14 +145,6 @@ Result<void> feed_file(Sha256& digest, const fs::path& path, const std::string& 
 }
 
 } // namespace
-
-bool is_runtime_cache_dir(std::string_view name) {
-  return std::find(k_cache_dirs.begin(), k_cache_dirs.end(), name) != k_cache_dirs.end();
-}
-
-bool is_runtime_cache_file(std::string_view name) {
-  return name == ".DS_Store" || ends_with(name, ".pyc") || ends_with(name, ".pyo");
-}
 
 bool is_known_origin_hash(std::string_view hash) {
   return hash.size() == 64 &&

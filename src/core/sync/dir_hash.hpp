@@ -11,21 +11,13 @@
 
 namespace skillrt::core::sync {
 
-// Runtime caches are neither hashed nor copied: running a skill's scripts
-// (Python bytecode, test and lint caches) or opening its folder in Finder
-// must not turn a pristine copy into a "user-modified" one.
-// Folders: __pycache__, .pytest_cache, .mypy_cache, .ruff_cache.
-bool is_runtime_cache_dir(std::string_view name);
-// Files: .DS_Store, *.pyc, *.pyo.
-bool is_runtime_cache_file(std::string_view name);
-
 // True for a hash this version writes (64 lower-case hex digits). Anything
 // else in the manifest (a v1 entry's "", a Hermes 32-hex MD5) is an origin we
 // cannot check a copy against.
 bool is_known_origin_hash(std::string_view hash);
 
 // SHA-256 (64 lower-case hex) over every entry below `dir` except runtime
-// caches, sorted by relative path (byte order, '/' separators). Each entry
+// caches (core/files/runtime_cache.hpp), sorted by relative path (byte order, '/' separators). Each entry
 // feeds a record: "f" NUL path NUL size NUL bytes for a regular file, "l" NUL
 // path NUL target NUL for a symlink (never followed), "s" NUL path NUL for any
 // other special file (never opened). The length-prefixed records make two

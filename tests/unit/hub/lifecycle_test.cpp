@@ -351,6 +351,44 @@ TEST(Audit, ReportsDriftRescanMissingAndUntracked) {
   EXPECT_GE(out.issue_count, 4u);
 }
 
+// What running a skill leaves behind is not a local change: check, update
+// and audit all read the same manifest, which leaves runtime caches out.
+TEST(RuntimeCaches, NeverMakeAnInstalledSkillModified) {
+  HubWorld world;
+  const fs::path src =
+      write_skill(world.tree, "src/pytool", "pytool", {{"scripts/helper.py", "def greet():\n    return 1\n"}});
+  install_ok(world, src);
+  world.tree.write("home/skills/pytool/scripts/__pycache__/helper.cpython-311.pyc", "bytecode");
+  world.tree.write("home/skills/pytool/scripts/helper.pyc", "bytecode");
+  world.tree.write("home/skills/pytool/.DS_Store", "finder");
+  world.tree.write("home/skills/pytool/.pytest_cache/v/cache/nodeids", "[]");
+
+  FolderCopyFetcher fetcher;
+  const CheckOutcome checked = check_installed(world.ctx, fetcher, std::nullopt, false, false, nullptr);
+  ASSERT_EQ(checked.rows.size(), 1u);
+  EXPECT_EQ(checked.rows[0].status, "up_to_date");
+  EXPECT_FALSE(checked.rows[0].locally_modified);
+
+  const AuditOutcome audited = audit_installed(world.ctx, Config{}, false, nullptr);
+  ASSERT_EQ(audited.rows.size(), 1u);
+  EXPECT_FALSE(audited.rows[0].drift);
+
+  write_skill(world.tree, "src/pytool", "pytool", {{"scripts/helper.py", "def greet():\n    return 2\n"}});
+  const UpdateOutcome updated = update(world);
+  ASSERT_EQ(updated.skills.size(), 1u);
+  EXPECT_EQ(updated.skills[0].status, "updated");
+  ASSERT_TRUE(updated.skills[0].diff);
+  EXPECT_EQ(updated.skills[0].diff->text.find("__pycache__"), std::string::npos);
+  EXPECT_EQ(updated.skills[0].diff->text.find(".DS_Store"), std::string::npos);
+  EXPECT_NE(read(world.shared_root() / "pytool/scripts/helper.py").find("return 2"), std::string::npos);
+
+  // A real edit still counts.
+  world.tree.write("home/skills/pytool/scripts/helper.py", "def greet():\n    return 3\n");
+  const CheckOutcome edited = check_installed(world.ctx, fetcher, std::nullopt, false, false, nullptr);
+  ASSERT_EQ(edited.rows.size(), 1u);
+  EXPECT_EQ(edited.rows[0].status, "locally_modified");
+}
+
 TEST(Audit, CorruptLockIsAnError) {
   HubWorld world;
   world.tree.write("home/skills/.hub/lock.json", "[]");

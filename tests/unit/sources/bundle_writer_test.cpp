@@ -85,6 +85,30 @@ TEST(BundleWriter, WritesFoldersAndFilesWithModes) {
   EXPECT_EQ(read(tree.path() / "out/skill/copy.md"), "---\nname: s\n---\n");
 }
 
+// Archive and git entries go through the writer: a runtime cache they carry is
+// accepted and never placed (nor counted), whatever order the entries come in.
+TEST(BundleWriter, DropsRuntimeCaches) {
+  test::TempTree tree;
+  BundleWriter writer = open_writer(tree.path() / "out");
+  ASSERT_TRUE(writer.add_file_bytes("skill/SKILL.md", false, "---\nname: s\n---\n").has_value());
+  ASSERT_TRUE(writer.add_directory("skill/scripts/__pycache__").has_value());
+  ASSERT_TRUE(writer.add_file_bytes("skill/scripts/__pycache__/run.cpython-311.pyc", false, "bytecode").has_value());
+  ASSERT_TRUE(writer.add_file_bytes("skill/scripts/run.pyc", false, "bytecode").has_value());
+  ASSERT_TRUE(writer.add_file_bytes("skill/.DS_Store", false, "finder").has_value());
+  ASSERT_TRUE(writer.add_copy("skill/scripts/copy.pyc", "skill/SKILL.md").has_value());
+  ASSERT_TRUE(writer.add_file_bytes("skill/scripts/run.py", false, "print(1)\n").has_value());
+  EXPECT_FALSE(fs::exists(tree.path() / "out/skill/scripts/__pycache__"));
+  EXPECT_FALSE(fs::exists(tree.path() / "out/skill/scripts/run.pyc"));
+  EXPECT_FALSE(fs::exists(tree.path() / "out/skill/scripts/copy.pyc"));
+  EXPECT_FALSE(fs::exists(tree.path() / "out/skill/.DS_Store"));
+  EXPECT_EQ(read(tree.path() / "out/skill/scripts/run.py"), "print(1)\n");
+  // skill, skill/SKILL.md, skill/scripts, skill/scripts/run.py
+  EXPECT_EQ(writer.entries(), 4u);
+  EXPECT_EQ(writer.bytes(), 25u);
+  // A path that is still refused stays refused, cache or not.
+  EXPECT_FALSE(writer.add_file_bytes("../__pycache__/x.pyc", false, "x").has_value());
+}
+
 TEST(BundleWriter, ReportsEachEntryUnderItsPhase) {
   struct Recording final : core::hub::Progress {
     void update(std::string_view phase, std::uint64_t done, std::uint64_t total) override {

@@ -63,6 +63,21 @@ TEST_F(FolderFetch, CopiesTheTreeWithoutGit) {
   EXPECT_NE(st.st_mode & 0100, 0u);
 }
 
+TEST_F(FolderFetch, RuntimeCachesAreNotCopiedNorWalked) {
+  m_tree.write("src/SKILL.md", "x");
+  m_tree.write("src/scripts/run.py", "print(1)\n");
+  m_tree.write("src/scripts/__pycache__/run.cpython-311.pyc", "bytecode");
+  // A link inside a cache folder would be refused anywhere else: the cache is not walked at all.
+  m_tree.symlink("/etc/passwd", "src/scripts/__pycache__/planted");
+  m_tree.write("src/scripts/old.pyc", "bytecode");
+  m_tree.write("src/.DS_Store", "finder");
+  ASSERT_TRUE(copy().has_value());
+  EXPECT_EQ(read(out() / "scripts/run.py"), "print(1)\n");
+  EXPECT_FALSE(fs::exists(out() / "scripts/__pycache__"));
+  EXPECT_FALSE(fs::exists(out() / "scripts/old.pyc"));
+  EXPECT_FALSE(fs::exists(out() / ".DS_Store"));
+}
+
 TEST_F(FolderFetch, SymlinksAreRefusedInsideOrOut) {
   m_tree.write("src/SKILL.md", "x");
   m_tree.symlink("../SKILL.md", "src/docs/readme.md");

@@ -1,0 +1,2 @@
+list(APPEND SKILLRT_CORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_cache.cpp)
