@@ -25,6 +25,7 @@
 #include "core/discovery/skill_reader.hpp"
 #include "core/limits.hpp"
 #include "protocol/catalog_json.hpp"
+#include "support/corpus.hpp"
 
 namespace skillrt::test {
 namespace {
@@ -132,9 +133,7 @@ class DiscoveryCorpus : public ::testing::Test {
     delete s_home;
   }
   void SetUp() override {
-    if (s_catalog == nullptr) {
-      GTEST_SKIP() << "corpus not present at " << k_corpus;
-    }
+    SKILLRT_REQUIRE_CORPUS_OR_SKIP(s_catalog != nullptr, "corpus not present at " + k_corpus.string());
   }
 
   static inline fs::path* s_home = nullptr;

@@ -279,9 +279,12 @@ TEST(EventBus, ConcurrentSubscribeUnsubscribeWhilePublishing) {
       bus.publish(event_for(Layer::shared, "", "x"));
     }
   });
+  long late_calls = 0;
   for (int i = 0; i < 300; ++i) {
     // After reset() the handler must not run any more: the counter it touches
-    // lives on this stack frame only until the end of the iteration.
+    // lives on this stack frame only until the end of the iteration (ASan
+    // would report a late call as a stack-use-after-scope), and a call counted
+    // after reset() returned is a late one.
     int local_calls = 0;
     std::mutex local_mutex;
     auto s = bus.subscribe(std::nullopt, [&](const SkillEvent&) {
@@ -291,10 +294,26 @@ TEST(EventBus, ConcurrentSubscribeUnsubscribeWhilePublishing) {
     });
     std::this_thread::yield();
     s.reset();
+    int after_reset = 0;
+    {
+      std::lock_guard lock(local_mutex);
+      after_reset = local_calls;
+    }
+    // The publisher keeps going meanwhile: give it time to reach a stale handler.
+    for (int spin = 0; spin < 50; ++spin) {
+      std::this_thread::yield();
+    }
+    std::lock_guard lock(local_mutex);
+    late_calls += local_calls - after_reset;
   }
+  // A subscriber that stays is still served while the publisher runs.
+  std::atomic<int> kept{0};
+  auto stays = bus.subscribe(std::nullopt, [&](const SkillEvent&) { kept.fetch_add(1); });
+  bus.publish(event_for(Layer::shared, "", "final"));
   stop = true;
   publisher.join();
-  SUCCEED() << delivered.load() << " deliveries";
+  EXPECT_EQ(late_calls, 0);
+  EXPECT_GE(kept.load(), 1);
 }
 
 TEST(EventBus, ResetWaitsForAHandlerRunningOnAnotherThread) {
@@ -316,10 +335,18 @@ TEST(EventBus, ResetWaitsForAHandlerRunningOnAnotherThread) {
 }
 
 TEST(PublishChange, NoBusIsANoOp) {
+  // A bus exists in the process but the context has none: nothing reaches it.
+  EventBus bus;
+  int heard = 0;
+  auto s = bus.subscribe(std::nullopt, [&](const SkillEvent&) { ++heard; });
   Context ctx;
   ctx.events = nullptr;
-  publish_change(ctx, event_for(Layer::shared, "", "x")); // nothing to observe; must not crash
-  SUCCEED();
+  publish_change(ctx, event_for(Layer::shared, "", "x"));
+  EXPECT_EQ(heard, 0);
+  // The same event through a context that has the bus is heard: the check above is not vacuous.
+  ctx.events = &bus;
+  publish_change(ctx, event_for(Layer::shared, "", "x"));
+  EXPECT_EQ(heard, 1);
 }
 
 TEST(PublishChange, ForwardsToTheContextBus) {

@@ -16,6 +16,7 @@
 #include "core/guard/file_context.hpp"
 #include "core/guard/guard.hpp"
 #include "core/limits.hpp"
+#include "support/corpus.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -87,9 +88,7 @@ bool has_long_line(std::string_view text) {
 
 TEST(Prefilter, FindsExactlyWhatEveryPatternOnEveryLineFinds) {
   const std::filesystem::path root = std::filesystem::path(SKILLRT_CORPUS_DIR) / "labeled";
-  if (!std::filesystem::is_directory(root)) {
-    GTEST_SKIP() << "no corpus at " << root;
-  }
+  SKILLRT_REQUIRE_CORPUS_OR_SKIP(std::filesystem::is_directory(root), "no corpus at " + root.string());
   const Reference reference;
   std::size_t files = 0;
   std::size_t hits = 0;

@@ -6,9 +6,16 @@
 #include <string>
 
 #include "core/patch/fuzzy_replace.hpp"
+#include "support/deadline.hpp"
 
 namespace skillrt::core {
 namespace {
+
+using namespace std::chrono_literals;
+using test::finishes_within;
+
+// A hang guard, not a speed target: each case takes a few seconds under ASan.
+constexpr std::chrono::seconds k_limit = 120s;
 
 std::string markdown_file(std::size_t bytes) {
   std::string out;
@@ -30,9 +37,13 @@ TEST(HostileInput, TenMegabyteOldString) {
 
 TEST(HostileInput, TenMegabyteFileWithNearMiss) {
   const std::string content = markdown_file(10'000'000);
-  auto result = fuzzy_find_replace(content, "## Section 12345\n\nSome prose about stp 12345", "x", false);
-  // Either a similarity match or an error: both are fine, returning is the point.
-  SUCCEED() << (result ? result->strategy : result.error().error);
+  auto result = finishes_within(k_limit, "a near miss in a 10 MB file", [&] {
+    return fuzzy_find_replace(content, "## Section 12345\n\nSome prose about stp 12345", "x", false);
+  });
+  // Two lines, one of them cut short: no strategy may claim it (a similarity
+  // match needs whole lines), so the file is left as it was.
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(result.error().no_match) << result.error().error;
 }
 
 // The whole file as old_string with one byte changed: every strategy runs on
@@ -41,8 +52,14 @@ TEST(HostileInput, WholeFileOldWithOneByteChanged) {
   std::string content = markdown_file(2'000'000);
   std::string old_string = content;
   old_string[old_string.size() / 2] = '#';
-  auto result = fuzzy_find_replace(content, old_string, "replaced", false);
-  SUCCEED() << (result ? result->strategy : result.error().error);
+  auto result = finishes_within(k_limit, "a whole 2 MB file as old_string",
+                                [&] { return fuzzy_find_replace(content, old_string, "replaced", false); });
+  // First and last lines anchor the block and the middle is near enough: the
+  // whole file is the one match, replaced as a whole.
+  ASSERT_TRUE(result) << result.error().error;
+  EXPECT_EQ(result->strategy, "block_anchor");
+  EXPECT_EQ(result->count, 1u);
+  EXPECT_EQ(result->content, "replaced");
 }
 
 TEST(HostileInput, HundredThousandLineOldString) {
@@ -51,10 +68,18 @@ TEST(HostileInput, HundredThousandLineOldString) {
     old_string += "line " + std::to_string(k % 7) + "\n";
   }
   const std::string content = markdown_file(200'000);
-  auto result = fuzzy_find_replace(content, old_string, "x", false);
-  EXPECT_FALSE(result);
-  auto self = fuzzy_find_replace(old_string, "  " + old_string.substr(0, 50'000), "x", true);
-  SUCCEED() << (self ? self->strategy : self.error().error);
+  auto result = finishes_within(k_limit, "a 100,000-line old_string",
+                                [&] { return fuzzy_find_replace(content, old_string, "x", false); });
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(result.error().no_match);
+  // Indented by two spaces, the first 50,000 bytes (7,142 whole lines and a
+  // cut one) recur in the text: trimming each line finds every recurrence.
+  auto self = finishes_within(k_limit, "an indented 50 KB prefix of a repetitive file",
+                              [&] { return fuzzy_find_replace(old_string, "  " + old_string.substr(0, 50'000), "x", true); });
+  ASSERT_TRUE(self) << self.error().error;
+  EXPECT_EQ(self->strategy, "line_trimmed");
+  EXPECT_EQ(self->count, 13u);
+  EXPECT_EQ(self->content.size(), 50'013u);
 }
 
 TEST(HostileInput, RepetitiveLinesDoNotBlowUpTheSimilarityStrategies) {
@@ -66,8 +91,15 @@ TEST(HostileInput, RepetitiveLinesDoNotBlowUpTheSimilarityStrategies) {
   for (int k = 0; k < 5'000; ++k) {
     old_string += "abcdefghiX" + std::to_string(k % 10) + "\n";
   }
-  auto result = fuzzy_find_replace(content, old_string, "x", false);
-  SUCCEED() << (result ? result->strategy : result.error().error);
+  auto result = finishes_within(k_limit, "5,000 near-identical lines against 20,000",
+                                [&] { return fuzzy_find_replace(content, old_string, "x", false); });
+  // Every line is one letter off (similarity 0.91): only the context-aware
+  // strategy (spec §2.11: half the lines at 0.8 or better) takes it, once,
+  // at the first window, and the similarity work stays bounded.
+  ASSERT_TRUE(result) << result.error().error;
+  EXPECT_EQ(result->strategy, "context_aware");
+  EXPECT_EQ(result->count, 1u);
+  EXPECT_EQ(result->content.size(), content.size() - old_string.size() + 1);
 }
 
 // Long random lines pass every cheap bound (same letter counts) yet have a

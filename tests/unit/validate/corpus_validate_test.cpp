@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "core/validate/validator.hpp"
+#include "support/corpus.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -34,9 +35,7 @@ std::vector<fs::path> corpus_skill_dirs(bool labeled) {
 
 TEST(CorpusValidate, RealSkillsHaveSoundFrontmatterAndOnlySpecStyleFindings) {
   std::vector<fs::path> dirs = corpus_skill_dirs(false);
-  if (dirs.empty()) {
-    GTEST_SKIP() << "no corpus at " << SKILLRT_CORPUS_DIR;
-  }
+  SKILLRT_REQUIRE_CORPUS_OR_SKIP(!dirs.empty(), std::string("no corpus at ") + SKILLRT_CORPUS_DIR);
   EXPECT_GE(dirs.size(), 2000U);
   // Rules a real, well-formed skill may still break in strict mode.
   const std::set<std::string> style_rules = {"field.unknown", "field.not_in_spec",   "name.uppercase",
@@ -70,9 +69,7 @@ TEST(CorpusValidate, RealSkillsHaveSoundFrontmatterAndOnlySpecStyleFindings) {
 
 TEST(CorpusValidate, AttackFixturesNeverCrashTheValidator) {
   std::vector<fs::path> dirs = corpus_skill_dirs(true);
-  if (dirs.empty()) {
-    GTEST_SKIP() << "no labeled corpus at " << SKILLRT_CORPUS_DIR;
-  }
+  SKILLRT_REQUIRE_CORPUS_OR_SKIP(!dirs.empty(), std::string("no labeled corpus at ") + SKILLRT_CORPUS_DIR);
   for (const fs::path& dir : dirs) {
     for (bool strict : {false, true}) {
       ValidateOptions options;

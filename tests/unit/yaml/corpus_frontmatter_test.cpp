@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "core/yaml/frontmatter.hpp"
+#include "support/corpus.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -70,9 +71,7 @@ CorpusCounts check_tree(const fs::path& dir, bool require_all, const fs::path& s
 
 TEST(CorpusFrontmatterTest, EveryRealSkillParsesStrictly) {
   fs::path corpus = SKILLRT_CORPUS_DIR;
-  if (!fs::is_directory(corpus)) {
-    GTEST_SKIP() << "corpus not found at " << corpus;
-  }
+  SKILLRT_REQUIRE_CORPUS_OR_SKIP(fs::is_directory(corpus), "corpus not found at " + corpus.string());
   CorpusCounts counts = check_tree(corpus, true, corpus / "labeled");
   // The corpus statistics: 2,267 real skills, all with a mapping frontmatter.
   EXPECT_EQ(counts.files, 2267U);
@@ -82,9 +81,7 @@ TEST(CorpusFrontmatterTest, EveryRealSkillParsesStrictly) {
 
 TEST(CorpusFrontmatterTest, LabeledFixturesParse) {
   fs::path labeled = fs::path(SKILLRT_CORPUS_DIR) / "labeled";
-  if (!fs::is_directory(labeled)) {
-    GTEST_SKIP() << "labeled corpus not found at " << labeled;
-  }
+  SKILLRT_REQUIRE_CORPUS_OR_SKIP(fs::is_directory(labeled), "labeled corpus not found at " + labeled.string());
   CorpusCounts counts = check_tree(labeled, false, {});
   EXPECT_EQ(counts.files, 394U);
   EXPECT_EQ(counts.fenced, 390U);
