@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Runs every built *_fuzz binary for SECONDS each, starting from its seed corpus.
-# Usage: tests/fuzz/run-short.sh BUILD_DIR SECONDS
+# Runs every built *_fuzz binary (or only TARGET) for SECONDS each, starting
+# from its seed corpus.
+# Usage: tests/fuzz/run-short.sh BUILD_DIR SECONDS [TARGET]
 # Exits non-zero when any fuzzer finds a crash, leak, timeout or sanitizer report;
 # the reproducer is kept under BUILD_DIR/fuzz-artifacts/.
 set -u
-if [ $# -ne 2 ]; then
-  echo "usage: $0 BUILD_DIR SECONDS" >&2
+if [ $# -ne 2 ] && [ $# -ne 3 ]; then
+  echo "usage: $0 BUILD_DIR SECONDS [TARGET]" >&2
   exit 2
 fi
 build_dir=$(cd "$1" && pwd) || exit 2
 seconds=$2
 source_dir=$(cd "$(dirname "$0")" && pwd)
 
-mapfile -t fuzzers < <(find "$build_dir" -type f -name '*_fuzz' -perm -u+x | sort)
+only=${3:-*_fuzz}
+mapfile -t fuzzers < <(find "$build_dir" -type f -name "$only" -perm -u+x | sort)
 if [ ${#fuzzers[@]} -eq 0 ]; then
-  echo "no *_fuzz binaries under $build_dir (configure with --preset fuzz and build)" >&2
+  echo "no $only binaries under $build_dir (configure with --preset fuzz and build)" >&2
   exit 2
 fi
 
