@@ -72,7 +72,7 @@ unset HERMES_HOME HERMES_PLATFORM HERMES_SESSION_PLATFORM TERMINAL_CWD \
   HERMES_KANBAN_TASK HERMES_KANBAN_BOARD
 export NO_COLOR=1 LC_ALL=C.UTF-8 TZ=UTC
 # Under ASan/UBSan a sanitizer report exits 86 (never a plausible skillrt code).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86:handle_sigill=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=86}
 
 E2E_HOME_COUNT=0
