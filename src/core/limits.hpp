@@ -122,6 +122,10 @@ inline constexpr std::size_t k_mcp_view_cache_bytes = 64 * 1024 * 1024;
 // Directories below a skill's support folders a cached answer re-checks; a
 // skill with more is never cached.
 inline constexpr std::size_t k_mcp_view_cache_max_dirs = 256;
+// An HTTP request body must arrive whole within this time after its head,
+// however it trickles (net/mcp_http_server: the connection is then closed),
+// so an authenticated client cannot hold a connection with 1 byte a second.
+inline constexpr std::uint32_t k_http_body_timeout_ms = 15'000;
 
 // --- Per-user memory and todo (core/memory, core/todo) ---
 // Hermes' memory tool: characters (code points) over all entries of one store.

@@ -4,7 +4,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/util/containment.hpp"
 #include "core/util/read_file.hpp"
 #include "core/view/file_serving.hpp"
 #include "core/view/linked_files.hpp"
@@ -199,18 +199,16 @@ Result<std::string> read_skill_file(const fs::path& skill_dir, std::string_view 
   if (!checked) {
     return tl::unexpected(Error{checked.error().code, checked.error().error});
   }
-  std::error_code ec;
-  const fs::path root = fs::canonical(skill_dir, ec);
-  if (ec) {
-    return tl::unexpected(Error{ErrorCode::not_found, "skill directory is gone: " + skill_dir.string()});
-  }
-  // Resolve every existing symlink first, so a link out of the skill is refused
-  // before anything is opened, and read the resolved path.
-  const fs::path resolved = fs::weakly_canonical(skill_dir / *checked, ec);
-  if (ec || !core::is_within(resolved, root)) {
+  // The one containment rule: a link out of the skill is refused before
+  // anything is opened, and the resolved path is what is read.
+  auto resolved = core::resolve_inside(skill_dir, *checked);
+  if (!resolved) {
+    if (resolved.error().code != ErrorCode::refused) {
+      return tl::unexpected(Error{ErrorCode::not_found, "skill directory is gone: " + skill_dir.string()});
+    }
     return tl::unexpected(Error{ErrorCode::refused, "path escapes the skill directory: " + *checked});
   }
-  return core::read_regular_file(resolved, limits::k_max_served_file_bytes);
+  return core::read_regular_file(*resolved, limits::k_max_served_file_bytes);
 }
 
 std::string base64_encode(std::string_view bytes) {

@@ -129,6 +129,13 @@ MethodResult read_resource(Session::Impl& session, const Json& params) {
     if (bytes.error().code == ErrorCode::not_found) {
       return tl::unexpected(not_found(*uri));
     }
+    // A file the containment rule refuses is not a resource of this skill:
+    // the client asked for something it may not have, not a server fault.
+    if (bytes.error().code == ErrorCode::refused || bytes.error().code == ErrorCode::invalid_argument) {
+      return tl::unexpected(RpcError{rpc_code::resource_not_found,
+                                     "Resource not readable: " + *uri + ": " + bytes.error().message,
+                                     Json{{"uri", *uri}}});
+    }
     return tl::unexpected(RpcError{rpc_code::internal_error, "Cannot read " + *uri + ": " + bytes.error().message,
                                    Json{{"uri", *uri}}});
   }

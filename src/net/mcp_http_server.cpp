@@ -445,7 +445,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
   void read_body() {
-    m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
+    // One deadline for the whole body (tcp_stream's expiry is absolute, so
+    // a byte now and then does not extend it): a trickling body is cut off.
+    m_stream.expires_after(
+        std::chrono::milliseconds(std::min(m_impl.options.body_timeout_ms, m_impl.options.read_timeout_ms)));
     http::async_read(m_stream, m_buffer, *m_parser,
                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
   }
@@ -492,6 +495,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   bool admit(const Request& head) {
     m_keep_alive = head.keep_alive();
     const HttpOptions& options = m_impl.options;
+    // RFC 9112 §3.2: a request with more than one Host field is answered 400;
+    // two of them could make us and a proxy in front disagree on the target.
+    if (head.count(http::field::host) > 1) {
+      m_keep_alive = false;
+      prepare_error(http::status::bad_request, k_transport_error, "Bad Request: more than one Host header");
+      return false;
+    }
     if (!request_origin_allowed(header(head, http::field::host).value_or(std::string_view{}),
                                 header(head, http::field::origin), m_impl.loopback_listener,
                                 options.allowed_hosts)) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "mcp/server.hpp"
 #include "skillrt/result.hpp"
 
@@ -49,6 +50,9 @@ struct HttpOptions {
   // The request head (or the next one on an idle keep-alive connection)
   // must arrive within this shorter time.
   std::uint32_t header_timeout_ms = 10'000;
+  // The body of an admitted request must arrive whole within this time after
+  // the head, whatever its pace (a deadline, not an idle timer).
+  std::uint32_t body_timeout_ms = limits::k_http_body_timeout_ms;
   // After a final "Connection: close" answer, unread input is drained for at
   // most this long in total (a trickling client does not extend it).
   std::uint32_t linger_ms = 2'000;

@@ -8,10 +8,11 @@ home=$(make_home)
 make_skill "$home/skills/cat/one" one "One"
 make_skill "$home/skills/two" two "Two"
 make_skill "$E2E_TMP/real/linked" linked "Linked"
+# A link into another configured root: discovery follows it, delete does not.
 ln -s "$E2E_TMP/real/linked" "$home/skills/linked"
 # An external root that is itself a skill folder.
 make_skill "$E2E_TMP/rootskill" rootskill "Root"
-printf 'skills:\n  external_dirs: ["%s"]\n' "$E2E_TMP/rootskill" >"$home/config.yaml"
+printf 'skills:\n  external_dirs: ["%s", "%s"]\n' "$E2E_TMP/rootskill" "$E2E_TMP/real" >"$home/config.yaml"
 
 run_skillrt --home "$home" --json delete linked
 assert_exit 1

@@ -186,6 +186,11 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   for (const Root& root : roots) {
     WalkLimits limits = default_walk_limits();
     limits.find_decoys = options.find_decoys;
+    // A link from one configured root into another is followed; one leading
+    // anywhere else is not (walker.hpp, WalkLimits::allowed_dirs).
+    for (const Root& other : roots) {
+      limits.allowed_dirs.push_back(other.path.native());
+    }
     if (catalog.roots.users_dir && root.tier != Tier::user) {
       limits.per_user_dirs.push_back(catalog.roots.users_dir->native());
     }

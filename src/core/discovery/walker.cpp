@@ -21,6 +21,7 @@
 
 #include "core/discovery/walk_text.hpp"
 #include "core/limits.hpp"
+#include "core/util/containment.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::core {
@@ -184,6 +185,11 @@ class Walker {
         m_per_user_ids.push_back(*id);
       }
     }
+    m_allowed = m_limits.allowed_dirs;
+    if (char* real = ::realpath(root.c_str(), nullptr)) {
+      m_allowed.emplace_back(real);
+      std::free(real);
+    }
     // "/" becomes "": children are then "/name", not "//name".
     while (!m_path.empty() && m_path.back() == '/') {
       m_path.pop_back();
@@ -330,32 +336,41 @@ class Walker {
     return true;
   }
 
-  // The directory open on fd lies below one of m_limits.per_user_dirs. Asks
-  // the kernel for the path of the open directory (no race with a symlink
-  // swapped after the check); falls back to realpath without /proc.
-  bool resolves_into_per_user_dir(int fd) const {
-    if (m_limits.per_user_dirs.empty()) {
-      return false;
-    }
-    std::string resolved;
+  // The real path of the directory open on fd. Asks the kernel for the path of
+  // the open directory (no race with a symlink swapped after the check); falls
+  // back to realpath without /proc. Empty when neither answers.
+  std::string real_path_of(int fd) const {
     std::array<char, 4096> buffer{};
     const std::string proc = "/proc/self/fd/" + std::to_string(fd);
     ssize_t got = ::readlink(proc.c_str(), buffer.data(), buffer.size() - 1);
     if (got > 0) {
-      resolved.assign(buffer.data(), static_cast<std::size_t>(got));
-    } else if (char* real = ::realpath(m_path.c_str(), nullptr)) {
+      return std::string(buffer.data(), static_cast<std::size_t>(got));
+    }
+    std::string resolved;
+    if (char* real = ::realpath(m_path.c_str(), nullptr)) {
       resolved = real;
       std::free(real);
-    } else {
-      return false;
     }
-    for (const std::string& dir : m_limits.per_user_dirs) {
+    return resolved;
+  }
+
+  static bool below_any(const std::string& resolved, const std::vector<std::string>& dirs) {
+    for (const std::string& dir : dirs) {
       if (resolved.size() >= dir.size() && resolved.compare(0, dir.size(), dir) == 0 &&
           (resolved.size() == dir.size() || resolved[dir.size()] == '/' || dir == "/")) {
         return true;
       }
     }
     return false;
+  }
+
+  // The directory open on fd lies below one of m_limits.per_user_dirs.
+  bool resolves_into_per_user_dir(int fd) const {
+    if (m_limits.per_user_dirs.empty()) {
+      return false;
+    }
+    const std::string resolved = real_path_of(fd);
+    return !resolved.empty() && below_any(resolved, m_limits.per_user_dirs);
   }
 
   // Registers the directory open on fd as frame `depth` and reads it. Takes
@@ -382,6 +397,18 @@ class Walker {
       skip(m_path.empty() ? std::string("/") : m_path, SkipReason::per_user_dir,
            "the per-user homes (HOME/users): never part of the shared layer");
       return false;
+    }
+    // A link may lead anywhere: it is followed only while its target stays in
+    // the configured roots, so one link to `/` cannot list the whole machine.
+    if (maybe_link && depth > 0) {
+      const std::string resolved = real_path_of(fd);
+      if (resolved.empty() || !below_any(resolved, m_allowed)) {
+        ::close(fd);
+        skip(m_path, SkipReason::outside_roots,
+             "symlink to " + (resolved.empty() ? std::string("an unresolvable path") : resolved) +
+                 ", outside the configured skills roots: not followed");
+        return false;
+      }
     }
     if (!m_visited.insert(id)) {
       ::close(fd);
@@ -470,7 +497,14 @@ class Walker {
         case EntryKind::regular:
           if (name == k_skill_file) {
             frame.holds_skill = true;
-            m_result.skill_files.push_back(child_path(name));
+            const std::string path = child_path(name);
+            // The one containment rule: a SKILL.md linked to a file outside
+            // its skill is never read, so it is no skill (doctor shows why).
+            if ((is_link || entry->d_type == DT_UNKNOWN) && !stays_inside(m_path.empty() ? "/" : m_path, path)) {
+              skip(path, SkipReason::escaping_link, "a symlink to a file outside its skill folder: never read");
+              break;
+            }
+            m_result.skill_files.push_back(path);
           } else if (m_collect_legacy && name.size() > 3 && name.ends_with(".md")) {
             m_result.legacy_files.push_back(child_path(name));
           }
@@ -527,6 +561,7 @@ class Walker {
   std::deque<Frame> m_frames;  // a deque: growing it keeps references to outer frames valid
   DirIdSet m_visited;
   std::vector<DirIdentity> m_per_user_ids;
+  std::vector<std::string> m_allowed;  // canonical: the walked root and m_limits.allowed_dirs
   std::string m_active_org;
   bool m_stopped = false;
   bool m_trust_dirent_ino = false;
@@ -561,6 +596,10 @@ const char* skip_reason_name(SkipReason reason) {
       return "special_file";
     case SkipReason::per_user_dir:
       return "per_user_dir";
+    case SkipReason::escaping_link:
+      return "escaping_link";
+    case SkipReason::outside_roots:
+      return "outside_roots";
   }
   return "unknown";
 }

@@ -1,6 +1,7 @@
 // The one bounded, cycle-safe walker every discovery path uses (spec §2.3 rule 6,
-// with §5.1 item 4 fixed): symlinks are followed, a (device, inode) set breaks
-// cycles, depth and directory counts are bounded and every skip is reported.
+// with §5.1 item 4 fixed): symlinks are followed while they stay inside the
+// configured roots, a (device, inode) set breaks cycles, depth and directory
+// counts are bounded and every skip is reported.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,8 @@ enum class SkipReason : unsigned char {
   too_large,         // frontmatter or file over a limit (reported by the catalog)
   special_file,      // a FIFO, socket or device named SKILL.md
   per_user_dir,      // HOME/users reached from a shared-layer root (directly or through a symlink): never shared
+  escaping_link,     // a SKILL.md that is a symlink to a file outside its skill folder (never read)
+  outside_roots,     // a symlinked directory whose target leaves the configured skills roots (not followed)
 };
 const char* skip_reason_name(SkipReason reason);  // stable snake_case id
 
@@ -56,6 +59,12 @@ struct WalkLimits {
   // pruned however it is reached, and so is a symlinked directory resolving
   // below one. Each is reported as a SkipReason::per_user_dir skip.
   std::vector<std::string> per_user_dirs = {};
+  // Canonical directories a symlinked directory may lead into (the configured
+  // skills roots). The walked root itself always counts; a link whose target
+  // lies outside all of them is not followed and is reported as
+  // SkipReason::outside_roots (a deliberate deviation from Hermes: a link to
+  // `/` must not list the whole machine).
+  std::vector<std::string> allowed_dirs = {};
 };
 WalkLimits default_walk_limits();
 

@@ -108,6 +108,28 @@ std::size_t remove_stray_work_dirs(const fs::path& parent) {
   return removed;
 }
 
+std::size_t remove_stray_cache_temps(const fs::path& cache_file) {
+  const fs::path cache_dir = cache_file.parent_path();
+  const std::string prefix = "." + cache_file.filename().string() + std::string(k_temp_marker);
+  std::vector<fs::path> stray;
+  std::error_code ec;
+  for (fs::directory_iterator it(cache_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code type_ec;
+    if (name.rfind(prefix, 0) == 0 && name.size() > prefix.size() && it->is_regular_file(type_ec) &&
+        !it->is_symlink(type_ec) && older_than_limit(it->path())) {
+      stray.push_back(it->path());
+    }
+  }
+  std::size_t removed = 0;
+  for (const fs::path& path : stray) {
+    if (::unlink(path.c_str()) == 0) {
+      ++removed;
+    }
+  }
+  return removed;
+}
+
 StraySweep sweep_stray_files(const Context& ctx, const Catalog& catalog) {
   StraySweep sweep;
   std::set<fs::path> parents;
@@ -127,6 +149,8 @@ StraySweep sweep_stray_files(const Context& ctx, const Catalog& catalog) {
   for (const fs::path& parent : parents) {
     sweep.work_dirs += remove_stray_work_dirs(parent);
   }
+  // A writer of the listing cache killed mid-save leaves its temp file behind.
+  sweep.temp_files += remove_stray_cache_temps(listing_cache_path(ctx));
   return sweep;
 }
 

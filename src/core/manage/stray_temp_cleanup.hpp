@@ -23,6 +23,12 @@ std::size_t remove_stray_temps(const std::filesystem::path& skill_dir);
 // create or delete of another skill). Returns how many were removed.
 std::size_t remove_stray_work_dirs(const std::filesystem::path& parent);
 
+// Removes the atomic-write temp files of `cache_file` (`.<name>.tmp.*` beside
+// it, e.g. `.skillrt-listing.bin.tmp.Ab12Cd`) older than
+// limits::k_stray_temp_age_s: the cache has no lock, so a younger one may
+// belong to a live writer in another process. Returns how many were removed.
+std::size_t remove_stray_cache_temps(const std::filesystem::path& cache_file);
+
 struct Catalog;
 struct Context;
 
@@ -34,7 +40,8 @@ struct StraySweep {
 };
 
 // The `doctor` sweep: for every skill of the catalog whose lock is free, its
-// stray temps; for every folder holding skills, its old staging/trash folders.
+// stray temps; for every folder holding skills, its old staging/trash folders;
+// the caller's listing cache folder, its old temp files.
 StraySweep sweep_stray_files(const Context& ctx, const Catalog& catalog);
 
 } // namespace skillrt::core

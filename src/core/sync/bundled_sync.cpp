@@ -181,6 +181,9 @@ void SyncRun::index_external_names() {
     limits.per_user_dirs.push_back(set.users_dir->string());
   }
   for (const Root& root : set.roots) {
+    limits.allowed_dirs.push_back(root.path.string());  // what the listing follows, so the same names
+  }
+  for (const Root& root : set.roots) {
     if (root.tier != Tier::external) {
       continue;
     }

@@ -1,5 +1,6 @@
 list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/atomic_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/containment.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/line_endings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_within.cpp

@@ -3,7 +3,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/util/containment.hpp"
 #include "core/util/read_file.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/name_check.hpp"
@@ -56,18 +56,18 @@ ViewResult<ServedFile> serve_skill_file(const fs::path& skill_dir, std::string_v
     return tl::unexpected(std::move(checked.error()));
   }
   const fs::path target = skill_dir / *checked;
-  std::error_code ec;
-  const fs::path root = fs::canonical(skill_dir, ec);
-  if (ec) {
-    return tl::unexpected(view_failure(ErrorCode::io_error,
-                                       "Cannot resolve skill directory " + skill_dir.string() + ": " + ec.message()));
-  }
-  // weakly_canonical resolves every symlink that exists, so a link inside the
-  // skill pointing outside it is caught here, before anything is opened.
-  const fs::path resolved = fs::weakly_canonical(target, ec);
-  if (ec || !is_within(resolved, root)) {
+  // The one containment rule (core/util/containment): a link inside the skill
+  // pointing outside it is refused before anything is opened.
+  auto inside = resolve_inside(skill_dir, *checked);
+  if (!inside) {
+    if (inside.error().code != ErrorCode::refused) {
+      return tl::unexpected(view_failure(ErrorCode::io_error, "Cannot resolve the skill directory: " +
+                                                                  inside.error().message));
+    }
     return tl::unexpected(path_failure(ErrorCode::refused, "Path '" + *checked + "' escapes the skill directory."));
   }
+  const fs::path& resolved = *inside;
+  std::error_code ec;
   const std::string requested(file_path);
   auto not_found = [&]() {
     ViewFailure failure =

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/limits.hpp"
+#include "core/util/containment.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -82,7 +83,9 @@ FileGroups collect_linked_files(const fs::path& skill_dir) {
     }
     std::vector<std::string> found;
     for_each_entry(base, spec.recursive, [&](const fs::directory_entry& entry) {
-      if (is_regular(entry) && has_extension(entry.path(), spec.extensions)) {
+      // Only what can be read is offered: a link escaping the skill is
+      // refused by the one containment rule, so it is not listed either.
+      if (is_regular(entry) && has_extension(entry.path(), spec.extensions) && stays_inside(skill_dir, entry.path())) {
         found.push_back(relative_posix(entry.path(), skill_dir));
       }
     });
@@ -117,7 +120,8 @@ FileGroups available_skill_files(const fs::path& skill_dir) {
       continue;
     }
     // Dot-files are private to the skill (.env, .DS_Store) as dot-directories are.
-    if (!is_regular(entry) || name == "SKILL.md" || (!name.empty() && name.front() == '.')) {
+    if (!is_regular(entry) || name == "SKILL.md" || (!name.empty() && name.front() == '.') ||
+        !stays_inside(skill_dir, entry.path())) {
       continue;
     }
     const std::string rel = relative_posix(entry.path(), skill_dir);

@@ -16,13 +16,14 @@ inline constexpr std::string_view k_linked_files_usage_hint =
 // Groups in the order references → templates → assets → scripts; values are
 // POSIX paths relative to skill_dir, sorted; empty groups are left out (so an
 // empty result means "null" to the caller). Regular files only (symlinks to
-// files count; symlinked directories are not descended). Never throws.
+// files count when they resolve inside the skill; symlinked directories are not
+// descended). Never throws.
 FileGroups collect_linked_files(const std::filesystem::path& skill_dir);
 
 // Every file of the skill for a not-found answer (spec §2.7 rule 19): grouped
 // references/templates/assets/scripts by top directory, "other" for files with a
 // known source extension elsewhere; SKILL.md and anything under a dot-directory
-// are skipped; sorted; empty groups left out.
+// are skipped, so is a file resolving outside the skill; sorted; empty groups left out.
 FileGroups available_skill_files(const std::filesystem::path& skill_dir);
 
 } // namespace skillrt::core

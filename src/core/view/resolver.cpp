@@ -6,6 +6,7 @@
 
 #include "core/discovery/walker.hpp"
 #include "core/limits.hpp"
+#include "core/util/path_within.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -27,6 +28,18 @@ std::string identity(const fs::path& path) {
   std::error_code ec;
   fs::path resolved = fs::weakly_canonical(path, ec);
   return ec ? path.lexically_normal().string() : resolved.string();
+}
+
+// The walker follows a symlinked folder only while it stays inside the
+// configured roots; a name resolved directly must not reach further.
+bool inside_a_root(const RootSet& roots, const fs::path& path) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(path, ec);
+  if (ec) {
+    return false;
+  }
+  return std::any_of(roots.roots.begin(), roots.roots.end(),
+                     [&](const Root& root) { return is_within(real, root.path); });
 }
 
 // Python's Path.with_suffix(".md"): replaces an existing suffix, else appends.
@@ -116,9 +129,11 @@ std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std:
       if (root.tier != Tier::user && (in_per_user_dirs(catalog.roots, direct) || in_per_user_dirs(catalog.roots, flat))) {
         continue;
       }
-      if (!is_skill_support_path(direct, root.path) && is_dir(direct) && is_file(direct / "SKILL.md")) {
+      if (!is_skill_support_path(direct, root.path) && is_dir(direct) && is_file(direct / "SKILL.md") &&
+          inside_a_root(catalog.roots, direct)) {
         candidates.add({direct / "SKILL.md", direct, record_at(catalog, direct / "SKILL.md"), root.tier, root.path});
-      } else if (is_file(flat) && flat.filename() != "SKILL.md" && !is_skill_support_path(flat, root.path)) {
+      } else if (is_file(flat) && flat.filename() != "SKILL.md" && !is_skill_support_path(flat, root.path) &&
+                 inside_a_root(catalog.roots, flat)) {
         candidates.add({flat, std::nullopt, nullptr, root.tier, root.path});
       }
     }

@@ -7,6 +7,7 @@
 
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
+#include "core/util/containment.hpp"
 #include "core/util/path_within.hpp"
 #include "core/util/read_file.hpp"
 #include "core/view/linked_files.hpp"
@@ -121,7 +122,16 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   }
   const ResolvedSkill& skill = *resolved;
 
-  auto bytes = read_regular_file(skill.skill_md, limits::k_max_skill_file_bytes);
+  // The one containment rule: a SKILL.md (or legacy NAME.md) that is a link
+  // to a file outside its folder is refused, whatever reached it (a direct
+  // path bypasses the walk, which refuses it too). The resolved path is read.
+  auto entry = resolve_entry_file(skill.skill_md);
+  if (!entry) {
+    return tl::unexpected(view_failure(entry.error().code == ErrorCode::refused ? ErrorCode::refused
+                                                                                : ErrorCode::not_found,
+                                       "Skill '" + name + "' cannot be read: " + entry.error().message));
+  }
+  auto bytes = read_regular_file(*entry, limits::k_max_skill_file_bytes);
   if (!bytes) {
     return tl::unexpected(
         view_failure(bytes.error().code, "Failed to read skill '" + name + "': " + bytes.error().message));

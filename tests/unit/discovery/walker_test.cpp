@@ -110,17 +110,49 @@ TEST(Walker, ExcludedDirectoriesArePrunedAndReported) {
   EXPECT_FALSE(core::is_excluded_dir_name("git"));
 }
 
-TEST(Walker, FollowsSymlinkedSkillAndCategory) {
+TEST(Walker, FollowsSymlinkedSkillAndCategoryIntoAnAllowedDir) {
   TempTree tree;
   tree.write("elsewhere/skill/SKILL.md", "x");
   tree.write("elsewhere/cat/a/SKILL.md", "x");
   tree.mkdir("root");
   tree.symlink(tree.path("elsewhere/skill"), "root/linked-skill");
   tree.symlink(tree.path("elsewhere/cat"), "root/linked-cat");
-  auto result = walk(tree.path("root"));
+  core::WalkLimits limits = core::default_walk_limits();
+  limits.allowed_dirs.push_back(fs::canonical(tree.path("elsewhere")).native());  // another configured root
+  auto result = core::walk_skill_root(tree.path("root"), limits, false);
   EXPECT_THAT(relative(result.skill_files, tree.path("root")),
               ElementsAre("linked-cat/a/SKILL.md", "linked-skill/SKILL.md"));
   EXPECT_THAT(result.skipped, IsEmpty());
+}
+
+TEST(Walker, SymlinkLeavingTheRootsIsNotFollowedAndIsReported) {
+  TempTree tree;
+  tree.write("elsewhere/skill/SKILL.md", "x");
+  tree.write("elsewhere/cat/a/SKILL.md", "x");
+  tree.write("root/inside/s/SKILL.md", "x");
+  tree.symlink(tree.path("elsewhere/skill"), "root/linked-skill");
+  tree.symlink(tree.path("elsewhere"), "root/linked-cat");
+  tree.symlink(tree.path("root/inside"), "root/z-inner");  // stays inside: followed (then seen twice)
+  auto result = walk(tree.path("root"));
+  EXPECT_THAT(relative(result.skill_files, tree.path("root")), ElementsAre("inside/s/SKILL.md"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/linked-skill")), ElementsAre("outside_roots"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/linked-cat")), ElementsAre("outside_roots"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/z-inner")), ElementsAre("symlink_cycle"));
+  for (const auto& skip : result.skipped) {
+    if (skip.reason == SkipReason::outside_roots) {
+      EXPECT_NE(skip.detail.find(fs::canonical(tree.path("elsewhere")).string()), std::string::npos) << skip.detail;
+    }
+  }
+}
+
+TEST(Walker, SymlinkToTheFilesystemRootListsNothingOfIt) {
+  TempTree tree;
+  tree.write("root/ok/SKILL.md", "x");
+  tree.symlink("/", "root/everything");
+  auto result = walk(tree.path("root"));
+  EXPECT_THAT(relative(result.skill_files, tree.path("root")), ElementsAre("ok/SKILL.md"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/everything")), ElementsAre("outside_roots"));
+  EXPECT_LE(result.dirs_visited, 2u);
 }
 
 TEST(Walker, SymlinkLoopTerminatesAndIsReported) {
@@ -171,12 +203,29 @@ TEST(Walker, DanglingSymlinksAreReported) {
   EXPECT_THAT(reasons_for(result.skipped, tree.path("root/ghost/SKILL.md")), ElementsAre("dangling_symlink"));
 }
 
-TEST(Walker, SkillFileSymlinkedToARegularFileCounts) {
+TEST(Walker, SkillFileSymlinkedInsideItsSkillCounts) {
+  TempTree tree;
+  tree.write("root/s/docs/text.md", "x");
+  tree.symlink(tree.path("root/s/docs/text.md"), "root/s/SKILL.md");
+  auto result = walk(tree.path("root"));
+  EXPECT_THAT(relative(result.skill_files, tree.path("root")), ElementsAre("s/SKILL.md"));
+  EXPECT_THAT(result.skipped, IsEmpty());
+}
+
+TEST(Walker, SkillFileSymlinkedOutsideItsSkillIsSkipped) {
   TempTree tree;
   tree.write("shared/text.md", "x");
+  tree.write("root/sibling/text.md", "x");
   tree.mkdir("root/s");
+  tree.mkdir("root/t");
   tree.symlink(tree.path("shared/text.md"), "root/s/SKILL.md");
-  EXPECT_THAT(relative(walk(tree.path("root")).skill_files, tree.path("root")), ElementsAre("s/SKILL.md"));
+  tree.symlink(tree.path("root/sibling/text.md"), "root/t/SKILL.md");  // inside the root, not the skill
+  auto result = walk(tree.path("root"));
+  EXPECT_THAT(result.skill_files, IsEmpty());
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/s/SKILL.md")), ElementsAre("escaping_link"));
+  EXPECT_THAT(reasons_for(result.skipped, tree.path("root/t/SKILL.md")), ElementsAre("escaping_link"));
+  EXPECT_STREQ(core::skip_reason_name(SkipReason::escaping_link), "escaping_link");
+  EXPECT_STREQ(core::skip_reason_name(SkipReason::outside_roots), "outside_roots");
 }
 
 TEST(Walker, FifoNamedSkillMdIsReportedNotOpened) {

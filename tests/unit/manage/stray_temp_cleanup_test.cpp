@@ -77,6 +77,25 @@ TEST_F(StrayTempTest, DoctorSweepSkipsSkillsBeingWritten) {
   EXPECT_FALSE(fs::exists(skills() / "cat" / "a" / ".SKILL.md.tmp.Ab12Cd"));
 }
 
+TEST_F(StrayTempTest, OldListingCacheTempsGoYoungOnesAndTheCacheStay) {
+  make_skill("a", "a");
+  const fs::path cache = listing_cache_path(m_ctx);
+  const fs::path dead = cache.parent_path() / ("." + cache.filename().string() + ".tmp.Kx81Pq");
+  const fs::path live = cache.parent_path() / ("." + cache.filename().string() + ".tmp.Lw22Mn");
+  const fs::path other = cache.parent_path() / ".other.bin.tmp.Ab12Cd";
+  write(dead, "");  // a writer killed before its first byte
+  write(live, "");  // may belong to a writer saving right now
+  write(other, "");
+  age(dead, limits::k_stray_temp_age_s + 5);
+  age(other, limits::k_stray_temp_age_s + 5);
+  const StraySweep sweep = sweep_stray_files(m_ctx, build_catalog(m_ctx, m_cfg));
+  EXPECT_EQ(sweep.temp_files, 1U);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));  // not the cache's: not ours to judge
+  EXPECT_EQ(remove_stray_cache_temps(cache), 0U);
+}
+
 TEST(StrayTempNames, WalkerNeverListsWorkFolders) {
   EXPECT_TRUE(is_excluded_dir_name(".skillrt-trash-AAAAAA"));
   EXPECT_TRUE(is_excluded_dir_name(".skillrt-new-AAAAAA"));

@@ -454,6 +454,55 @@ TEST_F(McpHttpServerTest, SlowRequestTimesOut) {
   EXPECT_EQ(post(k_initialize, post_headers()).status, 200);
 }
 
+TEST_F(McpHttpServerTest, TwoHostHeadersAre400) {
+  start(options());
+  // RFC 9112 §3.2: more than one Host field is answered 400, whichever is allowed.
+  for (const char* hosts : {"Host: 127.0.0.1\r\nHost: 127.0.0.1\r\n", "Host: 127.0.0.1\r\nHost: evil.example\r\n",
+                            "Host: evil.example\r\nHost: 127.0.0.1\r\n"}) {
+    HttpTestClient client(m_port);
+    ASSERT_TRUE(client.send_raw(std::string("POST /mcp HTTP/1.1\r\n") + hosts +
+                                "Content-Type: application/json\r\nAccept: application/json\r\nContent-Length: " +
+                                std::to_string(std::string(k_initialize).size()) + "\r\n\r\n" + k_initialize));
+    const std::optional<HttpReply> reply = client.read_reply(5000);
+    ASSERT_TRUE(reply) << hosts;
+    EXPECT_EQ(reply->status, 400) << hosts;
+    EXPECT_NE(reply->body.find("more than one Host"), std::string::npos) << reply->body;
+    EXPECT_TRUE(client.closed_by_peer(3000));
+  }
+  // One Host is still fine.
+  EXPECT_EQ(post(k_initialize, post_headers()).status, 200);
+}
+
+TEST_F(McpHttpServerTest, BodyTimeoutIsANamedLimit) {
+  EXPECT_EQ(limits::k_http_body_timeout_ms, 15'000U);
+  EXPECT_EQ(HttpOptions{}.body_timeout_ms, limits::k_http_body_timeout_ms);
+  EXPECT_LE(limits::k_http_body_timeout_ms, HttpOptions{}.read_timeout_ms);
+}
+
+TEST_F(McpHttpServerTest, TricklingAuthenticatedBodyIsCutOff) {
+  HttpOptions quick = options(false);
+  quick.body_timeout_ms = 400;  // read_timeout_ms stays 30 s
+  start(quick);
+  HttpTestClient client(m_port);
+  const std::string body = k_initialize;
+  ASSERT_TRUE(client.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + m_alice +
+                              "\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
+                              "Content-Length: " +
+                              std::to_string(body.size()) + "\r\n\r\n"));
+  // One byte every 50 ms: each arrives well within any idle timer, but the
+  // body as a whole would take far longer than the deadline.
+  const auto begin = std::chrono::steady_clock::now();
+  bool closed = false;
+  for (std::size_t i = 0; i < body.size() && !closed && std::chrono::steady_clock::now() - begin < 5s; ++i) {
+    closed = !client.send_raw(body.substr(i, 1));
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(closed || client.closed_by_peer(3000));
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 4s);
+  // A body sent at once is still read and answered.
+  EXPECT_EQ(post(k_initialize, post_headers(m_alice)).status, 200);
+}
+
 TEST_F(McpHttpServerTest, OversizeBodyIs413BeforeItIsRead) {
   HttpOptions limited = options();
   limited.max_body_bytes = 1024;

@@ -52,6 +52,26 @@ TEST(LinkedFiles, EmptyGroupsAreOmittedAndNoneMeansEmpty) {
   EXPECT_EQ(groups[0].first, "scripts");
 }
 
+TEST(LinkedFiles, LinksEscapingTheSkillAreNotOffered) {
+  test::TempTree tree;
+  tree.write("skill/SKILL.md", "x");
+  tree.write("skill/references/ok.md", "ok");
+  tree.write("secret.md", "secret");
+  tree.mkdir("outside-dir");
+  tree.write("outside-dir/x.md", "x");
+  std::filesystem::create_symlink(tree.path() / "secret.md", tree.path() / "skill/references/leak.md");
+  std::filesystem::create_symlink(tree.path() / "skill/references/ok.md", tree.path() / "skill/references/alias.md");
+  std::filesystem::create_directory_symlink(tree.path() / "outside-dir", tree.path() / "skill/templates");
+  std::filesystem::create_symlink(tree.path() / "secret.md", tree.path() / "skill/other.md");
+  const FileGroups linked = collect_linked_files(tree.path() / "skill");
+  ASSERT_EQ(linked.size(), 1U);
+  EXPECT_EQ(linked[0].second, (Files{"references/alias.md", "references/ok.md"}));
+  const FileGroups available = available_skill_files(tree.path() / "skill");
+  ASSERT_EQ(available.size(), 1U);
+  EXPECT_EQ(available[0].first, "references");
+  EXPECT_EQ(available[0].second, (Files{"references/alias.md", "references/ok.md"}));
+}
+
 TEST(LinkedFiles, SymlinkLoopInAssetsTerminates) {
   test::TempTree tree;
   tree.write("assets/a.txt", "");

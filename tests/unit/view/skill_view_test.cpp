@@ -245,13 +245,36 @@ TEST_F(SkillView, InjectionPatternsBecomeWarningsNotJson) {
   EXPECT_TRUE(m_warnings.empty());
 }
 
-TEST_F(SkillView, SymlinkedSkillOutsideTheRootsIsWarnedAbout) {
-  m_tree.write("elsewhere/foo/SKILL.md", "---\nname: foo\n---\nBody.\n");
+TEST_F(SkillView, SymlinkedSkillOutsideTheRootsIsNotReached) {
+  // The walker does not follow a link out of the configured roots, and a
+  // name resolved directly reaches no further than the walk.
+  m_tree.write("elsewhere/foo/SKILL.md", "---\nname: foo\n---\nOUTSIDE BODY\n");
+  m_tree.write("elsewhere/flat.md", "---\nname: flat\n---\nOUTSIDE BODY\n");
   std::filesystem::create_directory_symlink(m_tree.path() / "elsewhere" / "foo", skills() / "foo");
-  const auto out = view("foo");
+  std::filesystem::create_symlink(m_tree.path() / "elsewhere" / "flat.md", skills() / "flat.md");
+  for (const char* name : {"foo", "flat"}) {
+    const auto out = view(name);
+    EXPECT_FALSE(out["success"].get<bool>()) << out.dump();
+    EXPECT_EQ(out.dump().find("OUTSIDE BODY"), std::string::npos) << out.dump();
+  }
+}
+
+TEST_F(SkillView, SkillMdLinkedOutsideItsSkillIsRefused) {
+  m_tree.write("outside.txt", "---\nname: leak\n---\nSECRET CONTENT\n");
+  std::filesystem::create_directories(skills() / "leak");
+  std::filesystem::create_symlink(m_tree.path() / "outside.txt", skills() / "leak" / "SKILL.md");
+  const auto out = view("leak");
+  EXPECT_FALSE(out["success"].get<bool>()) << out.dump();
+  EXPECT_EQ(out.dump().find("SECRET CONTENT"), std::string::npos) << out.dump();
+  EXPECT_NE(out["error"].get<std::string>().find("outside its skill folder"), std::string::npos) << out.dump();
+}
+
+TEST_F(SkillView, SkillMdLinkedInsideItsSkillIsServed) {
+  m_tree.write("home/skills/alias/docs/body.md", "---\nname: alias\n---\nInside body.\n");
+  std::filesystem::create_symlink(skills() / "alias" / "docs" / "body.md", skills() / "alias" / "SKILL.md");
+  const auto out = view("alias");
   ASSERT_TRUE(out["success"].get<bool>()) << out.dump();
-  ASSERT_EQ(m_warnings.size(), 1U);
-  EXPECT_NE(m_warnings[0].find("outside the trusted skills directories"), std::string::npos) << m_warnings[0];
+  EXPECT_NE(out["content"].get<std::string>().find("Inside body."), std::string::npos);
 }
 
 TEST_F(SkillView, EveryInjectionSubstringIsDetected) {
