@@ -17,6 +17,9 @@ mkdir -p "$dir"
   printf 'Body line two with an escape: \033[1;31mred\033[0m and a title: \033]0;pwned\007\n'
 } >"$dir/SKILL.md"
 make_skill "$home/skills/care/otters" otters "Otter care, plain and safe"
+# A broken skill in the hostile category: doctor names its path among the skipped.
+mkdir -p "$home/skills/$category/broken"
+printf -- '---\nname: [unclosed\n---\nBody\n' >"$home/skills/$category/broken/SKILL.md"
 
 # has_raw_controls TEXT: true when TEXT holds ESC, BEL, a CR, DEL, another C0
 # control besides \n and \t, or a C1 control (UTF-8 C2 80..C2 9F).
@@ -49,11 +52,14 @@ assert_contains "$RUN_OUT" 'otters' "the safe skill is still listed"
 run_skillrt --home "$home" prompt --no-snapshot
 assert_exit 0
 check_text prompt
-assert_contains "$RUN_OUT" 'Looks harmless \x1b]0;pwned\x07\x1b[2J then \rOVERWRITE \u007f \u009b2J \x01 end'
+# (the index turns the CR into plain whitespace itself)
+assert_contains "$RUN_OUT" 'Looks harmless \x1b]0;pwned\x07\x1b[2J then'
+assert_contains "$RUN_OUT" 'OVERWRITE \u007f \u009b2J \x01 end'
+assert_contains "$RUN_OUT" 'evil\x1b]0;cat\x07:' "category heading"
 
 run_skillrt --home "$home" doctor
 check_text doctor
-assert_contains "$RUN_OUT" 'hostile'
+assert_contains "$RUN_OUT" 'evil\x1b]0;cat\x07/broken'
 
 run_skillrt --home "$home" view hostile
 assert_exit 0
