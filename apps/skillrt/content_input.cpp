@@ -28,4 +28,4 @@ Result<std::string> read_content_input(const std::string& source, std::string_vi
   return std::move(*bytes);
 }
 
-}  // namespace skillrt::app
+} // namespace skillrt::app

@@ -16,4 +16,4 @@ namespace skillrt::app {
 // "<flag> <source>: <why>" (not_found, invalid_argument, limit_exceeded, io_error).
 Result<std::string> read_content_input(const std::string& source, std::string_view flag);
 
-}  // namespace skillrt::app
+} // namespace skillrt::app

@@ -17,13 +17,13 @@ namespace {
 constexpr std::array<std::string_view, 6> k_allowed_styles = {"\x1b[0m",    "\x1b[1m",    "\x1b[1;31m",
                                                               "\x1b[1;32m", "\x1b[1;35m", "\x1b[1;36m"};
 
-}  // namespace
+} // namespace
 
 // A stream buffer without a put area: every write reaches xsputn/overflow,
 // is escaped and passed straight on to the original buffer (which does the
 // buffering), so output order against the C stdio streams stays as it was.
 class TerminalSafeOutput::Filter final : public std::streambuf {
- public:
+public:
   explicit Filter(std::ostream& stream)
       : m_stream(stream), m_target(stream.rdbuf()), m_escaper(core::TerminalLayout::multi_line) {
     m_stream.rdbuf(this);
@@ -44,7 +44,7 @@ class TerminalSafeOutput::Filter final : public std::streambuf {
     m_styles = allow;
   }
 
- protected:
+protected:
   std::streamsize xsputn(const char* data, std::streamsize count) override {
     // The watcher and MCP threads of `mcp`/`serve` write warnings to
     // std::cerr too: the escaper's state is shared, so one writer at a time.
@@ -65,7 +65,7 @@ class TerminalSafeOutput::Filter final : public std::streambuf {
       }
       m_escaper.feed(piece.substr(0, style.empty() ? esc + 1 : esc), m_escaped);
       if (!style.empty()) {
-        m_escaper.finish(m_escaped);  // nothing held back may straddle the style code
+        m_escaper.finish(m_escaped); // nothing held back may straddle the style code
         m_escaped.append(style);
       }
       piece.remove_prefix(style.empty() ? esc + 1 : esc + style.size());
@@ -89,7 +89,7 @@ class TerminalSafeOutput::Filter final : public std::streambuf {
     return m_target->pubsync();
   }
 
- private:
+private:
   void drain() {
     if (!m_escaped.empty()) {
       m_target->sputn(m_escaped.data(), static_cast<std::streamsize>(m_escaped.size()));
@@ -119,4 +119,4 @@ void TerminalSafeOutput::allow_styles(bool colour) {
   }
 }
 
-}  // namespace skillrt::app
+} // namespace skillrt::app

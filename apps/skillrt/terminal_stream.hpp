@@ -11,7 +11,7 @@
 namespace skillrt::app {
 
 class TerminalSafeOutput {
- public:
+public:
   // Filters std::cerr always and std::cout unless `json_stdout`: --json output
   // is JSON, which escapes control characters itself and must stay byte-exact.
   // No styles pass until allow_styles(true).
@@ -28,10 +28,10 @@ class TerminalSafeOutput {
   TerminalSafeOutput(const TerminalSafeOutput&) = delete;
   TerminalSafeOutput& operator=(const TerminalSafeOutput&) = delete;
 
- private:
+private:
   class Filter;
   std::unique_ptr<Filter> m_stdout;
   std::unique_ptr<Filter> m_stderr;
 };
 
-}  // namespace skillrt::app
+} // namespace skillrt::app

@@ -41,8 +41,9 @@ std::string list_text(const core::Catalog& catalog, const std::optional<std::str
                     std::string(core::source_name(catalog.roots, record->tier)),
                     std::string(catalog.description(*record))});
   }
-  out << render_table({{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"SOURCE", 0}, {"DESCRIPTION", 0}},
-                      rows, color, k_table_width);
+  out << render_table(
+      {{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"SOURCE", 0}, {"DESCRIPTION", 0}}, rows,
+      color, k_table_width);
   out << listing.size() << (listing.size() == 1 ? " skill" : " skills");
   if (category) {
     out << " in category " << core::terminal_safe(*category, core::TerminalLayout::single_line);

@@ -25,7 +25,7 @@ std::string plural(std::size_t count, std::string_view one, std::string_view man
   return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }
 
-}  // namespace
+} // namespace
 
 std::string check_outcome_text(const core::hub::CheckOutcome& outcome, bool color) {
   if (outcome.rows.empty()) {
@@ -53,12 +53,9 @@ std::string audit_outcome_text(const core::hub::AuditOutcome& outcome, bool colo
       rows.push_back({row.name, category_of(row.install_path), row.issues.empty() ? "ok" : "ISSUES", row.trust_level,
                       verdict + " (recorded " + row.recorded_verdict + ")"});
     }
-    out += render_table({{"NAME", k_max_name_column},
-                         {"CATEGORY", k_max_category_column},
-                         {"RESULT", 0},
-                         {"TRUST", 0},
-                         {"VERDICT", 0}},
-                        rows, color);
+    out += render_table(
+        {{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"RESULT", 0}, {"TRUST", 0}, {"VERDICT", 0}},
+        rows, color);
     for (const core::hub::AuditRow& row : outcome.rows) {
       if (row.issues.empty()) {
         continue;
@@ -85,8 +82,7 @@ std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool co
   for (const core::hub::UpdateReport& r : outcome.skills) {
     rows.push_back({r.name, r.status, r.reason.empty() ? "-" : r.reason});
   }
-  std::string out =
-      render_table({{"NAME", k_max_name_column}, {"STATUS", 0}, {"REASON", 0}}, rows, color);
+  std::string out = render_table({{"NAME", k_max_name_column}, {"STATUS", 0}, {"REASON", 0}}, rows, color);
   // What a row cannot hold: the guard's report and the diff, under the skill's name.
   for (const core::hub::UpdateReport& r : outcome.skills) {
     const bool report = r.judgement && r.judgement->scan && r.judgement->policy &&
@@ -106,4 +102,4 @@ std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool co
   return out;
 }
 
-}  // namespace skillrt::protocol
+} // namespace skillrt::protocol

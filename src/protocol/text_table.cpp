@@ -16,15 +16,16 @@ constexpr std::string_view k_gap = "  ";
 // Code points, which is what a terminal shows for the text we print (wide
 // CJK characters excepted).
 std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // The cell as one line: newlines, CRs and tabs become spaces (a description
 // written as a YAML block reads as one sentence), then every other control is escaped.
 std::string flatten(std::string_view text) {
   std::string flat(text);
-  std::replace_if(flat.begin(), flat.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  std::replace_if(
+      flat.begin(), flat.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
   return core::terminal_safe(flat, core::TerminalLayout::single_line);
 }
 
@@ -53,7 +54,7 @@ std::string pad(const std::string& text, std::size_t width) {
   return shown >= width ? text : text + std::string(width - shown, ' ');
 }
 
-}  // namespace
+} // namespace
 
 std::string render_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
                          bool color, std::size_t table_width) {
@@ -110,4 +111,4 @@ std::string render_table(const std::vector<TableColumn>& columns, const std::vec
   return out;
 }
 
-}  // namespace skillrt::protocol
+} // namespace skillrt::protocol

@@ -11,7 +11,7 @@ namespace skillrt::protocol {
 
 struct TableColumn {
   std::string header;
-  std::size_t max_width = 0;  // cells wider than this are cut with "..." (0 = no cap); ignored for the last column
+  std::size_t max_width = 0; // cells wider than this are cut with "..." (0 = no cap); ignored for the last column
 };
 
 // Renders `rows` (each with one cell per column) under the header, at most
@@ -22,4 +22,4 @@ struct TableColumn {
 std::string render_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
                          bool color, std::size_t table_width = 100);
 
-}  // namespace skillrt::protocol
+} // namespace skillrt::protocol

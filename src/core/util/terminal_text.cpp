@@ -50,7 +50,7 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i, bool& com
   return length;
 }
 
-}  // namespace
+} // namespace
 
 void TerminalEscaper::escape_complete(std::string_view text, bool final, std::string& out) {
   const bool multi = m_layout == TerminalLayout::multi_line;
@@ -72,7 +72,7 @@ void TerminalEscaper::escape_complete(std::string_view text, bool final, std::st
       if (multi && (c == '\n' || c == '\t')) {
         out += static_cast<char>(c);
       } else if (c == '\r' && multi && i + 1 == text.size() && !final) {
-        m_held.assign(1, '\r');  // CRLF or not: the next piece decides
+        m_held.assign(1, '\r'); // CRLF or not: the next piece decides
       } else if (c == '\r' && multi && i + 1 < text.size() && text[i + 1] == '\n') {
         out += "\r\n";
         ++i;
@@ -93,7 +93,7 @@ void TerminalEscaper::escape_complete(std::string_view text, bool final, std::st
     bool complete = true;
     const std::size_t length = utf8_sequence_length(text, i, complete);
     if (!complete && !final) {
-      m_held.assign(text.substr(i));  // the rest of this character comes with the next piece
+      m_held.assign(text.substr(i)); // the rest of this character comes with the next piece
       return;
     }
     if (length == 0) {
@@ -140,4 +140,4 @@ std::string terminal_safe(std::string_view text, TerminalLayout layout) {
   return out;
 }
 
-}  // namespace skillrt::core
+} // namespace skillrt::core

@@ -30,7 +30,7 @@ std::string terminal_safe(std::string_view text, TerminalLayout layout);
 // UTF-8 sequence or a CRLF split across two pieces are held back until the
 // next piece, so escaping pieces equals escaping their concatenation.
 class TerminalEscaper {
- public:
+public:
   explicit TerminalEscaper(TerminalLayout layout) : m_layout(layout) {}
 
   // Appends the escaped form of `piece` to `out`, holding back at most an
@@ -39,11 +39,11 @@ class TerminalEscaper {
   // Appends whatever was held back (an incomplete sequence is escaped as bytes).
   void finish(std::string& out);
 
- private:
+private:
   void escape_complete(std::string_view text, bool final, std::string& out);
 
   TerminalLayout m_layout;
-  std::string m_held;  // bytes held back from the last piece (at most 4)
+  std::string m_held; // bytes held back from the last piece (at most 4)
 };
 
-}  // namespace skillrt::core
+} // namespace skillrt::core

@@ -13,13 +13,17 @@ namespace {
 
 using namespace std::string_literals;
 
-std::string single(std::string_view text) { return terminal_safe(text, TerminalLayout::single_line); }
-std::string multi(std::string_view text) { return terminal_safe(text, TerminalLayout::multi_line); }
+std::string single(std::string_view text) {
+  return terminal_safe(text, TerminalLayout::single_line);
+}
+std::string multi(std::string_view text) {
+  return terminal_safe(text, TerminalLayout::multi_line);
+}
 
 TEST(TerminalSafe, EscapesEscAndTheSequencesItStarts) {
-  EXPECT_EQ(single("a\x1b[2Jb"), "a\\x1b[2Jb");                        // CSI: clear screen
-  EXPECT_EQ(single("\x1b]0;pwned\x07"), "\\x1b]0;pwned\\x07");          // OSC: set title, BEL-terminated
-  EXPECT_EQ(single("\x1b]8;;http://x\x1b\\"), "\\x1b]8;;http://x\\x1b\\");  // OSC 8 with ST
+  EXPECT_EQ(single("a\x1b[2Jb"), "a\\x1b[2Jb");                            // CSI: clear screen
+  EXPECT_EQ(single("\x1b]0;pwned\x07"), "\\x1b]0;pwned\\x07");             // OSC: set title, BEL-terminated
+  EXPECT_EQ(single("\x1b]8;;http://x\x1b\\"), "\\x1b]8;;http://x\\x1b\\"); // OSC 8 with ST
   EXPECT_EQ(multi("\x1b[31mred\x1b[0m"), "\\x1b[31mred\\x1b[0m");
 }
 
@@ -46,10 +50,14 @@ TEST(TerminalSafe, NewlineTabAndCarriageReturnDependOnTheLayout) {
 
 TEST(TerminalSafe, EscapesC1ControlsEncodedInUtf8) {
   EXPECT_EQ(single("\xC2\x80"), "\\u0080");
-  EXPECT_EQ(single("a\xC2\x9B" "2Jb"), "a\\u009b2Jb");  // CSI as one code point
-  EXPECT_EQ(multi("\xC2\x9D" "0;t\xC2\x9C"), "\\u009d0;t\\u009c");  // OSC ... ST
+  EXPECT_EQ(single("a\xC2\x9B"
+                   "2Jb"),
+            "a\\u009b2Jb"); // CSI as one code point
+  EXPECT_EQ(multi("\xC2\x9D"
+                  "0;t\xC2\x9C"),
+            "\\u009d0;t\\u009c"); // OSC ... ST
   EXPECT_EQ(single("\xC2\x9F"), "\\u009f");
-  EXPECT_EQ(single("\xC2\xA0"), "\xC2\xA0");  // U+00A0 is printable: the range ends at U+009F
+  EXPECT_EQ(single("\xC2\xA0"), "\xC2\xA0"); // U+00A0 is printable: the range ends at U+009F
 }
 
 TEST(TerminalSafe, PassesValidUtf8Unchanged) {
@@ -60,16 +68,18 @@ TEST(TerminalSafe, PassesValidUtf8Unchanged) {
 }
 
 TEST(TerminalSafe, EscapesInvalidUtf8ByteByByte) {
-  EXPECT_EQ(single("\x9b" "2J"), "\\x9b2J");  // a raw 8-bit CSI byte
-  EXPECT_EQ(single("\x80\xBF"), "\\x80\\xbf");  // stray continuation bytes
-  EXPECT_EQ(single("\xC0\xAF"), "\\xc0\\xaf");  // overlong '/'
-  EXPECT_EQ(single("\xE0\x80\xAF"), "\\xe0\\x80\\xaf");  // overlong 3-byte form
-  EXPECT_EQ(single("\xED\xA0\x80"), "\\xed\\xa0\\x80");  // UTF-16 surrogate
-  EXPECT_EQ(single("\xF4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // past U+10FFFF
+  EXPECT_EQ(single("\x9b"
+                   "2J"),
+            "\\x9b2J");                                          // a raw 8-bit CSI byte
+  EXPECT_EQ(single("\x80\xBF"), "\\x80\\xbf");                   // stray continuation bytes
+  EXPECT_EQ(single("\xC0\xAF"), "\\xc0\\xaf");                   // overlong '/'
+  EXPECT_EQ(single("\xE0\x80\xAF"), "\\xe0\\x80\\xaf");          // overlong 3-byte form
+  EXPECT_EQ(single("\xED\xA0\x80"), "\\xed\\xa0\\x80");          // UTF-16 surrogate
+  EXPECT_EQ(single("\xF4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80"); // past U+10FFFF
   EXPECT_EQ(single("\xFF\xFE"), "\\xff\\xfe");
-  EXPECT_EQ(single("ab\xE2\x82"), "ab\\xe2\\x82");  // cut short at the end
-  EXPECT_EQ(single("\xE2\x82x"), "\\xe2\\x82x");  // cut short by an ASCII byte
-  EXPECT_EQ(single("\xC2\x1b"), "\\xc2\\x1b");  // a lead byte cannot swallow the ESC after it
+  EXPECT_EQ(single("ab\xE2\x82"), "ab\\xe2\\x82"); // cut short at the end
+  EXPECT_EQ(single("\xE2\x82x"), "\\xe2\\x82x");   // cut short by an ASCII byte
+  EXPECT_EQ(single("\xC2\x1b"), "\\xc2\\x1b");     // a lead byte cannot swallow the ESC after it
 }
 
 TEST(TerminalEscaper, PiecesGiveTheSameAnswerAsTheWhole) {
@@ -120,5 +130,5 @@ TEST(TerminalSafe, OutputNeverHoldsAControlByte) {
   }
 }
 
-}  // namespace
-}  // namespace skillrt::core
+} // namespace
+} // namespace skillrt::core
