@@ -34,18 +34,7 @@ public:
       print_error_text(result);
       return Outcome::failed;
     }
-    for (const core::hub::AuditRow& row : outcome.rows) {
-      std::cout << row.name << "  " << (row.issues.empty() ? "ok" : "ISSUES") << "  " << row.install_path << "  trust "
-                << row.trust_level << ", verdict " << (row.scan ? core::verdict_name(row.scan->verdict) : "n/a")
-                << " (recorded " << row.recorded_verdict << ")\n";
-      for (const std::string& issue : row.issues) {
-        std::cout << "  - " << issue << '\n';
-      }
-    }
-    for (const std::string& folder : outcome.untracked) {
-      std::cout << "not installed by the hub: " << folder << '\n';
-    }
-    std::cout << outcome.rows.size() << " installed skill(s) audited, " << outcome.issue_count << " issue(s).\n";
+    std::cout << protocol::audit_outcome_text(outcome, inv.color);
     return outcome.success ? Outcome::ok : Outcome::failed;
   }
 

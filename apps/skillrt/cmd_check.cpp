@@ -29,22 +29,7 @@ public:
         core::hub::check_installed(inv.ctx, *fetcher, only, m_shared, !m_offline, &progress);
     progress.finish();
     const Json result = protocol::check_outcome_json(outcome);
-    std::string text;
-    if (outcome.rows.empty()) {
-      text = "No hub-installed skills.\n";
-    }
-    for (const core::hub::CheckRow& row : outcome.rows) {
-      text += row.name + "  " + row.status;
-      if (row.locally_modified && row.upstream == core::hub::UpstreamStatus::update_available) {
-        text += " (and update_available)";
-      }
-      text += "  " + row.install_path;
-      if (!row.message.empty()) {
-        text += "  - " + row.message;
-      }
-      text += "\n";
-    }
-    return finish_result(inv.json, result, text);
+    return finish_result(inv.json, result, protocol::check_outcome_text(outcome, inv.color));
   }
 
 private:

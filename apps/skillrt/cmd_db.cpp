@@ -5,9 +5,8 @@
 #include <optional>
 
 #include "command.hpp"
+#include "content_input.hpp"
 #include "core/dbskills/db_skills.hpp"
-#include "core/limits.hpp"
-#include "core/util/read_file.hpp"
 #include "protocol/db_json.hpp"
 #include "protocol/error_json.hpp"
 #include "store/open_store.hpp"
@@ -16,27 +15,6 @@ namespace skillrt::app {
 namespace {
 
 enum class DbAction { list, get, create, update, remove };
-
-// The bytes of --file F (or stdin for "-").
-Result<std::string> read_content_file(const std::string& source) {
-  if (source == "-") {
-    std::string data;
-    char buffer[65536];
-    while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
-      data.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
-      if (data.size() > limits::k_max_skill_file_bytes) {
-        return fail(ErrorCode::limit_exceeded, "--file -: standard input is larger than " +
-                                                   std::to_string(limits::k_max_skill_file_bytes) + " bytes");
-      }
-    }
-    return data;
-  }
-  auto bytes = core::read_regular_file(source, limits::k_max_skill_file_bytes);
-  if (!bytes) {
-    return fail(bytes.error().code, "--file " + source + ": " + bytes.error().message);
-  }
-  return std::move(*bytes);
-}
 
 class DbCommand final : public Command {
 public:
@@ -49,7 +27,7 @@ public:
     sub.require_subcommand(1);
     m_list = sub.add_subcommand("list", "List the user's database skills");
     m_get = sub.add_subcommand("get", "Show one database skill with its content");
-    m_create = sub.add_subcommand("create", "Create a database skill (--content TEXT or --file F)");
+    m_create = sub.add_subcommand("create", "Create a database skill from a SKILL.md (--content FILE|-)");
     m_update = sub.add_subcommand("update", "Update a database skill's content, category or description");
     m_delete = sub.add_subcommand("delete", "Delete (deactivate) a database skill");
     for (CLI::App* action : {m_list, m_get, m_create, m_update, m_delete}) {
@@ -59,8 +37,9 @@ public:
       action->add_option("name", m_name, "Skill name")->required();
     }
     for (CLI::App* action : {m_create, m_update}) {
-      m_content_opts.push_back(action->add_option("--content", m_content, "The SKILL.md text"));
-      m_file_opts.push_back(action->add_option("--file", m_file, "Read the SKILL.md text from F ('-' = stdin)"));
+      // --content FILE|- as in create/edit/write-file; --file is the older spelling, kept as an alias.
+      m_content_opts.push_back(action->add_option("--content", m_content, "SKILL.md to store: a file, or - for stdin"));
+      m_file_opts.push_back(action->add_option("--file", m_file, "Alias of --content"));
       m_category_opts.push_back(action->add_option("--category", m_category, "Category (\"\" clears it on update)"));
       m_description_opts.push_back(
           action->add_option("--description", m_description, "Description (default: the content's frontmatter)"));
@@ -75,13 +54,11 @@ public:
       return finish_usage(inv.json, "give --content or --file, not both", "db");
     }
     if (action == DbAction::create && !has_content && !has_file) {
-      return finish_usage(inv.json, "db create needs --content TEXT or --file F", "db");
+      return finish_usage(inv.json, "db create needs --content FILE|-", "db");
     }
     std::optional<std::string> content;
-    if (has_content) {
-      content = m_content;
-    } else if (has_file) {
-      auto bytes = read_content_file(m_file);
+    if (has_content || has_file) {
+      auto bytes = has_content ? read_content_input(m_content, "--content") : read_content_input(m_file, "--file");
       if (!bytes) {
         return finish_usage(inv.json, bytes.error().message, "db");
       }

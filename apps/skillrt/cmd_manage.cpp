@@ -11,40 +11,17 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "command.hpp"
-#include "core/limits.hpp"
+#include "content_input.hpp"
 #include "core/manage/manage_request.hpp"
-#include "core/util/read_file.hpp"
 #include "protocol/manage_json.hpp"
 
 namespace skillrt::app {
 namespace {
 
 using core::ManageAction;
-
-// The bytes of FILE, or of stdin for "-"; nullopt with `problem` set when unreadable.
-std::optional<std::string> read_input(const std::string& source, const char* flag, std::string& problem) {
-  if (source == "-") {
-    std::string data;
-    char buffer[65536];
-    while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
-      data.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
-      if (data.size() > limits::k_max_skill_file_bytes) {
-        problem = std::string(flag) + " -: standard input is larger than " +
-                  std::to_string(limits::k_max_skill_file_bytes) + " bytes";
-        return std::nullopt;
-      }
-    }
-    return data;
-  }
-  auto bytes = core::read_regular_file(source, limits::k_max_skill_file_bytes);
-  if (!bytes) {
-    problem = std::string(flag) + " " + source + ": " + bytes.error().message;
-    return std::nullopt;
-  }
-  return std::move(*bytes);
-}
 
 class ManageCommand final : public Command {
 public:
@@ -137,11 +114,10 @@ public:
     if (m_source) {
       request.layer = *m_source == "user" ? core::Layer::user : core::Layer::shared;
     }
-    std::string problem;
     if (m_content) {
-      auto bytes = read_input(*m_content, "--content", problem);
+      auto bytes = read_content_input(*m_content, "--content");
       if (!bytes) {
-        return usage(inv, problem);
+        return usage(inv, bytes.error().message);
       }
       (m_action == ManageAction::write_file ? request.file_content : request.content) = std::move(*bytes);
     }
@@ -154,14 +130,16 @@ public:
     if (m_action == ManageAction::patch) {
       request.old_string = m_old;
       request.new_string = m_new;
-      if (m_old_file) {
-        request.old_string = read_input(*m_old_file, "--old-file", problem);
-      }
-      if (problem.empty() && m_new_file) {
-        request.new_string = read_input(*m_new_file, "--new-file", problem);
-      }
-      if (!problem.empty()) {
-        return usage(inv, problem);
+      for (auto [source, flag, target] : {std::tuple{&m_old_file, "--old-file", &request.old_string},
+                                          std::tuple{&m_new_file, "--new-file", &request.new_string}}) {
+        if (!*source) {
+          continue;
+        }
+        auto bytes = read_content_input(**source, flag);
+        if (!bytes) {
+          return usage(inv, bytes.error().message);
+        }
+        *target = std::move(*bytes);
       }
       if (!request.old_string) {
         return usage(inv, "patch needs --old TEXT or --old-file FILE");

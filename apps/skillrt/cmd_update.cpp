@@ -51,23 +51,7 @@ public:
       print_error_text(result);
       return Outcome::failed;
     }
-    if (outcome.skills.empty()) {
-      std::cout << "No hub-installed skills.\n";
-    }
-    for (const core::hub::UpdateReport& r : outcome.skills) {
-      std::cout << r.name << ": " << r.status;
-      if (!r.reason.empty()) {
-        std::cout << " - " << r.reason;
-      }
-      std::cout << '\n';
-      if (r.judgement && r.judgement->scan && r.judgement->policy &&
-          (r.status == "blocked" || !r.judgement->scan->findings.empty())) {
-        std::cout << core::format_scan_report(*r.judgement->scan, *r.judgement->policy) << '\n';
-      }
-      if (r.diff && !r.diff->text.empty()) {
-        std::cout << r.diff->text;
-      }
-    }
+    std::cout << protocol::update_outcome_text(outcome, inv.color);
     return outcome.success ? Outcome::ok : Outcome::failed;
   }
 

@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "invocation.hpp"
 #include "output.hpp"
+#include "terminal_stream.hpp"
 
 namespace {
 
@@ -108,8 +109,13 @@ int main(int argc, char** argv) {
     return usage_failure(json, e.what());
   }
 
+  // From here on a skill's text reaches the terminal only through the escaper
+  // (ESC, CSI, OSC, C1 and other controls shown, not obeyed); --json stdout is
+  // left byte-exact.
+  skillrt::app::TerminalSafeOutput terminal_safe(json);
   try {
     skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
+    terminal_safe.allow_styles(inv.color);
     inv.db = global.db;
     std::size_t seeded = 0;
     if (auto problem = skillrt::app::seed_bundled_skills(inv.ctx, inv.config, seeded)) {

@@ -4,7 +4,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/terminal_text.hpp"
 #include "protocol/catalog_json.hpp"
+#include "protocol/text_table.hpp"
 
 namespace skillrt::protocol {
 
@@ -15,41 +17,6 @@ constexpr std::size_t k_max_name_column = 30;
 constexpr std::size_t k_max_category_column = 18;
 constexpr std::string_view k_bold = "\x1b[1m";
 constexpr std::string_view k_reset = "\x1b[0m";
-
-std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-// At most `width` code points; a cut ends in "...". Newlines become spaces.
-std::string fit(std::string_view text, std::size_t width) {
-  std::string flat;
-  flat.reserve(text.size());
-  for (char c : text) {
-    flat.push_back(c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
-  }
-  if (display_width(flat) <= width) {
-    return flat;
-  }
-  std::size_t keep = width > 3 ? width - 3 : 0;
-  std::size_t chars = 0;
-  std::size_t cut = flat.size();
-  for (std::size_t i = 0; i < flat.size(); ++i) {
-    if ((static_cast<unsigned char>(flat[i]) & 0xC0) != 0x80) {
-      if (chars == keep) {
-        cut = i;
-        break;
-      }
-      ++chars;
-    }
-  }
-  return flat.substr(0, cut) + std::string("...").substr(0, width - std::min(width, keep));
-}
-
-std::string pad(const std::string& text, std::size_t width) {
-  std::size_t shown = display_width(text);
-  return shown >= width ? text : text + std::string(width - shown, ' ');
-}
 
 std::string heading(std::string_view text, bool color) {
   if (!color) {
@@ -67,30 +34,19 @@ std::string list_text(const core::Catalog& catalog, const std::optional<std::str
     return out.str();
   }
   const std::vector<const core::SkillRecord*> listing = catalog.sorted_listing(category);
-  std::size_t name_width = 4;
-  std::size_t category_width = 8;
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(listing.size());
   for (const core::SkillRecord* record : listing) {
-    name_width = std::max(name_width, std::min(display_width(record->name), k_max_name_column));
-    if (record->category) {
-      category_width = std::max(category_width, std::min(display_width(*record->category), k_max_category_column));
-    }
+    rows.push_back({std::string(record->name), std::string(record->category.value_or("-")),
+                    std::string(core::source_name(catalog.roots, record->tier)),
+                    std::string(catalog.description(*record))});
   }
-  constexpr std::size_t k_source_width = 8;  // "external"
-  const std::size_t used = name_width + category_width + k_source_width + 6;
-  const std::size_t description_width = used < k_table_width ? k_table_width - used : 10;
-
-  std::string header = pad("NAME", name_width) + "  " + pad("CATEGORY", category_width) + "  " +
-                       pad("SOURCE", k_source_width) + "  DESCRIPTION";
-  out << heading(header, color) << "\n";
-  for (const core::SkillRecord* record : listing) {
-    out << pad(fit(record->name, name_width), name_width) << "  "
-        << pad(fit(record->category.value_or("-"), category_width), category_width) << "  "
-        << pad(core::source_name(catalog.roots, record->tier), k_source_width) << "  "
-        << fit(catalog.description(*record), description_width) << "\n";
-  }
+  out << render_table(
+      {{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"SOURCE", 0}, {"DESCRIPTION", 0}}, rows,
+      color, k_table_width);
   out << listing.size() << (listing.size() == 1 ? " skill" : " skills");
   if (category) {
-    out << " in category " << *category;
+    out << " in category " << core::terminal_safe(*category, core::TerminalLayout::single_line);
   }
   out << "\n";
   return out.str();

@@ -3,6 +3,8 @@
 // not run. Paths and messages are made valid UTF-8.
 #pragma once
 
+#include <string>
+
 #include "core/diff/unified_diff.hpp"
 #include "core/hub/audit.hpp"
 #include "core/hub/check.hpp"
@@ -41,5 +43,13 @@ Json update_outcome_json(const core::hub::UpdateOutcome& outcome);
 //  verdict_changed, decision, reason, drift, recorded_hash, current_hash, missing, invalid_install,
 //  signature {status, key, ok, message}, findings, issues}], untracked, recovered}
 Json audit_outcome_json(const core::hub::AuditOutcome& outcome);
+
+// The same outcomes for people (hub_text.cpp), as tables in `list`'s layout
+// (render_table): NAME, CATEGORY (the install path without the name; "-" at
+// the top) and the columns of the command, then the details that do not fit a
+// row (audit issues, update scan reports and diffs) under the skill's name.
+std::string check_outcome_text(const core::hub::CheckOutcome& outcome, bool color);
+std::string audit_outcome_text(const core::hub::AuditOutcome& outcome, bool color);
+std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool color);
 
 } // namespace skillrt::protocol

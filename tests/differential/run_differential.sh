@@ -42,6 +42,8 @@ if [[ ! -x "$skillrt" ]]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skillrt-differential.XXXXXX")
+# `validate` needs no skills home: keep skillrt from seeding the caller's.
+export SKILLRT_NO_BUNDLED_SEED=1
 trap 'rm -rf "$tmp"' EXIT
 
 # Every folder holding a SKILL.md, outside labeled/ (those are attack fixtures).

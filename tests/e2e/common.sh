@@ -71,6 +71,10 @@ cd "$E2E_TMP/cwd"
 unset HERMES_HOME HERMES_PLATFORM HERMES_SESSION_PLATFORM TERMINAL_CWD \
   HERMES_KANBAN_TASK HERMES_KANBAN_BOARD
 export NO_COLOR=1 LC_ALL=C.UTF-8 TZ=UTC
+# A new home is seeded with the bundled skills before any command runs; tests
+# start from the homes they build. The seeding tests unset this.
+export SKILLRT_NO_BUNDLED_SEED=1
+unset SKILLRT_BUNDLED_DIR
 # Under ASan/UBSan a sanitizer report exits 86 (never a plausible skillrt code).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86:handle_sigill=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=86}

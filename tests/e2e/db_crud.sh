@@ -30,7 +30,7 @@ assert_eq true "$(json_get "$RUN_OUT" '.skill.is_active')" "is_active"
 [[ "$(stat -c %a "$home/skillrt.db")" == 600 ]] || fail "skillrt.db is not owner-only"
 
 # Same name again: refused, exit 1, one JSON object.
-run_skillrt --home "$home" --user alice --json db create rollout --content "$(cat "$E2E_TMP/skill.md")"
+run_skillrt --home "$home" --user alice --json db create rollout --content "$E2E_TMP/skill.md"
 assert_exit 1
 assert_json_object
 assert_eq false "$(json_get "$RUN_OUT" '.success')" "duplicate success"
@@ -58,7 +58,8 @@ assert_eq "Careful rollout" "$(json_get "$RUN_OUT" '.skill.description')" "descr
 assert_contains "$(json_get "$RUN_OUT" '.skill.content')" "twice" "content kept"
 
 # list: JSON shape and text.
-run_skillrt --home "$home" --user alice --json db create notes --content $'---\nname: notes\ndescription: Notes\n---\nBody\n'
+printf -- '---\nname: notes\ndescription: Notes\n---\nBody\n' >"$E2E_TMP/notes.md"
+run_skillrt --home "$home" --user alice --json db create notes --content "$E2E_TMP/notes.md"
 assert_exit 0
 run_skillrt --home "$home" --user alice --json db list
 assert_exit 0
@@ -90,13 +91,13 @@ assert_exit 0
 assert_eq 1 "$(json_get "$RUN_OUT" '.skill.version')" "re-created version"
 
 # Bad names and usage errors.
-run_skillrt --home "$home" --user alice --json db create ../escape --content x
+run_skillrt --home "$home" --user alice --json db create ../escape --content "$E2E_TMP/notes.md"
 assert_exit 1
 assert_eq invalid_argument "$(json_get "$RUN_OUT" '.code')" "path trick"
 run_skillrt --home "$home" --user alice --json db create nothing
 assert_exit 2
 assert_json_object
-run_skillrt --home "$home" --user alice --json db create both --content x --file "$E2E_TMP/skill.md"
+run_skillrt --home "$home" --user alice --json db create both --content "$E2E_TMP/notes.md" --file "$E2E_TMP/skill.md"
 assert_exit 2
 run_skillrt --home "$home" --user alice --json db create gone --file "$E2E_TMP/missing.md"
 assert_exit 2
@@ -109,7 +110,7 @@ assert_exit 0
 assert_eq 0 "$(json_get "$RUN_OUT" '.count')" "--db points elsewhere"
 [[ -f "$E2E_TMP/other.db" ]] || fail "--db file not created"
 printf 'database:\n  url: %s\n' "$E2E_TMP/from-config.db" >"$home/config.yaml"
-run_skillrt --home "$home" --user alice --json db create cfg --content x
+run_skillrt --home "$home" --user alice --json db create cfg --content "$E2E_TMP/notes.md"
 assert_exit 0
 [[ -f "$E2E_TMP/from-config.db" ]] || fail "database.url was not used"
 run_skillrt --home "$home" --user alice --db "$home/skillrt.db" --json db list

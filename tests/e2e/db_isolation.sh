@@ -5,7 +5,12 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 home=$(make_home)
-md=$'---\nname: private\ndescription: Alice only\n---\nAlice body\n'
+md="$E2E_TMP/alice.md"
+printf -- '---\nname: private\ndescription: Alice only\n---\nAlice body\n' >"$md"
+sed 's/Alice only/Bob only/' "$md" >"$E2E_TMP/bob.md"
+for i in $(seq 1 15); do
+  printf 'body %s\n' "$i" >"$E2E_TMP/body-$i.md"
+done
 
 # check_backend NAME PREFIX [DB ARGS...]: the whole scenario on one database;
 # PREFIX keeps user ids apart on the cluster every test shares.
@@ -32,7 +37,7 @@ check_backend() {
   done
 
   # Bob's own skill of the same name is his.
-  run_skillrt --home "$home" "${db[@]}" --user "${p}bob" --json db create private --content "${md/Alice only/Bob only}"
+  run_skillrt --home "$home" "${db[@]}" --user "${p}bob" --json db create private --content "$E2E_TMP/bob.md"
   assert_exit 0
   run_skillrt --home "$home" "${db[@]}" --user "${p}bob" --json db get private
   assert_eq "Bob only" "$(json_get "$RUN_OUT" '.skill.description')" "bob's row"
@@ -45,7 +50,7 @@ check_backend() {
   for user in wa wb; do
     (
       for i in $(seq 1 15); do
-        "$SKILLRT_BIN" --home "$home" "${db[@]}" --user "$p$user" --json db create "s$i" --content "body $i" >/dev/null ||
+        "$SKILLRT_BIN" --home "$home" "${db[@]}" --user "$p$user" --json db create "s$i" --content "$E2E_TMP/body-$i.md" >/dev/null ||
           echo "write $user/s$i failed" >>"$E2E_TMP/errors-$backend"
       done
     ) &

@@ -4,7 +4,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 home=$(make_home)
-for args in "db list" "db get x" "db create x --content y" "db update x --content y" "db delete x"; do
+md="$E2E_TMP/x.md"
+printf -- '---\nname: x\ndescription: X\n---\nBody\n' >"$md"
+for args in "db list" "db get x" "db create x --content $md" "db update x --content $md" "db delete x"; do
   # shellcheck disable=SC2086
   run_skillrt --home "$home" --json $args
   assert_exit 1

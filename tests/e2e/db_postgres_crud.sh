@@ -14,7 +14,8 @@ home=$(make_home)
 # The cluster is shared by every test: users unique to this run keep it apart.
 run_id="e2e-$$-$RANDOM"
 alice="alice-$run_id" bob="bob-$run_id"
-md=$'---\nname: pgskill\ndescription: Stored in PostgreSQL\n---\nBody about pelicans.\n'
+md="$E2E_TMP/pgskill.md"
+printf -- '---\nname: pgskill\ndescription: Stored in PostgreSQL\n---\nBody about pelicans.\n' >"$md"
 
 run_skillrt --home "$home" --user "$alice" --db "$url" --json db create pgskill --content "$md"
 assert_exit 0

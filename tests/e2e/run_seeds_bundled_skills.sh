@@ -3,6 +3,7 @@
 # bundled skills once; an existing skills folder is never touched, and
 # HOME/.no-bundled-skills opts out.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+unset SKILLRT_NO_BUNDLED_SEED
 
 bundled="$SKILLRT_SOURCE_DIR/skills"
 [[ -d "$bundled" ]] || fail "no bundled skills at $bundled"

@@ -10,11 +10,11 @@ make_skill "$home/skills/care/deploy" deploy "Shared otter deploy"
 make_skill "$home/skills/care/feeding" feeding "Shared otter feeding"
 make_skill "$home/users/alice/skills/mine/alice-notes" alice-notes "Alice's private otter notes"
 make_skill "$home/users/alice/skills/mine/feeding" feeding "Alice's own otter feeding"
-md=$'---\nname: alice-row\ndescription: Alice private otter row\n---\nOtters in the database.\n'
-run_skillrt --home "$home" --user alice --json db create alice-row --content "$md"
+printf -- '---\nname: alice-row\ndescription: Alice private otter row\n---\nOtters in the database.\n' >"$E2E_TMP/alice-row.md"
+run_skillrt --home "$home" --user alice --json db create alice-row --content "$E2E_TMP/alice-row.md"
 assert_exit 0
-md=$'---\nname: deploy\ndescription: Alice database otter deploy\n---\nHer way.\n'
-run_skillrt --home "$home" --user alice --json db create deploy --content "$md"
+printf -- '---\nname: deploy\ndescription: Alice database otter deploy\n---\nHer way.\n' >"$E2E_TMP/deploy.md"
+run_skillrt --home "$home" --user alice --json db create deploy --content "$E2E_TMP/deploy.md"
 assert_exit 0
 
 run_skillrt --home "$home" --user alice --json search otter --limit 10

@@ -4,6 +4,7 @@
 # `skillrt sync` updates pristine copies; the build's bundled-skills copy next
 # to the binary is what `sync` uses without --bundled; every shipped skill is valid.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+unset SKILLRT_NO_BUNDLED_SEED
 
 bundled="$E2E_TMP/bundled"
 cp -r "$SKILLRT_SOURCE_DIR/skills" "$bundled"
@@ -26,9 +27,10 @@ SKILLRT_BUNDLED_DIR="$bundled" run_skillrt --home "$home" --json sync
 assert_exit 0
 assert_eq '["using-skillrt"]' "$(json_get "$RUN_OUT" '.updated')" "updated after seeding"
 
-# Without the variable, sync finds the copy the build put next to the binary.
+# Without the variable, sync finds the copy the build put next to the binary
+# (first-use seeding switched off, so the sync itself does the copying).
 other=$(make_home)
-run_skillrt --home "$other" --json sync
+SKILLRT_NO_BUNDLED_SEED=1 run_skillrt --home "$other" --json sync
 assert_exit 0
 assert_contains "$(json_get "$RUN_OUT" '.bundled_dir')" "bundled-skills"
 assert_eq "$expected" "$(json_get "$RUN_OUT" '.copied | length')" "default bundled dir"

@@ -208,8 +208,10 @@ await main('sdk_http', async () => {
   // A database skill written by another process (the CLI) reaches its owner only.
   await Promise.all([settle(alice.seen), settle(bob.seen)]);
   const dbMd = '---\nname: db-pelican\ndescription: Stored in the database for alice\n---\n\nPelicans migrate in spring.\n';
+  const dbFile = path.join(home, 'db-pelican.md');
+  fs.writeFileSync(dbFile, dbMd);
   const dbRun = await runSkillrt(['--home', home, '--user', 'alice', '--org', 'acme', '--json', 'db', 'create', 'db-pelican',
-    '--content', dbMd]);
+    '--content', dbFile]);
   eq(dbRun.code, 0, `db create exit code (${dbRun.stdout} ${dbRun.stderr})`);
   await waitFor(() => alice.seen.resources > 0 || alice.seen.prompts > 0, 10000,
     "alice's list_changed after a database skill of hers was created");

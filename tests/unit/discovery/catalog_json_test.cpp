@@ -147,6 +147,32 @@ TEST_F(CatalogJson, ListTextIsATableWithinOneHundredColumns) {
   EXPECT_EQ(protocol::list_text(core::Catalog{}, std::nullopt, false), "No skills found in skills/ directory.\n");
 }
 
+TEST_F(CatalogJson, ListTextCellsAreAlignedAndTerminalSafe) {
+  // A category folder and a description carrying terminal escapes: the cells
+  // show them as text, and every column still starts under its header.
+  tree.write("hermes/skills/evil\x1b]0;t\x07/hostile/SKILL.md",
+             "---\nname: hostile\ndescription: \"Hi \\e[2J\\x9b there\"\n---\nBody\n");
+  tree.write("hermes/skills/tools/hammer/SKILL.md", skill_text("hammer", "Hits things"));
+  const std::string text = protocol::list_text(build(), std::nullopt, false);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\xC2\x9B"), std::string::npos) << text;
+  EXPECT_NE(text.find("evil\\x1b]0;t\\x07"), std::string::npos) << text;
+  EXPECT_NE(text.find("Hi \\x1b[2J\\u009b there"), std::string::npos) << text;
+  std::istringstream lines(text);
+  std::string header;
+  std::getline(lines, header);
+  const std::size_t category = header.find("CATEGORY");
+  const std::size_t source = header.find("SOURCE");
+  const std::size_t description = header.find("DESCRIPTION");
+  ASSERT_NE(description, std::string::npos);
+  for (std::string line; std::getline(lines, line) && line.find("skills") == std::string::npos;) {
+    for (const std::size_t column : {category, source, description}) {
+      EXPECT_EQ(line.substr(column - 2, 2), "  ") << line;
+      EXPECT_NE(line[column], ' ') << line;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace skillrt::test
 
