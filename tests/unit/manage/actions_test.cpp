@@ -298,15 +298,29 @@ TEST_F(ManageActions, DeleteHonoursAbsorbedInto) {
 }
 
 TEST_F(ManageActions, DeleteRefusesASymlinkedSkillFolder) {
+  // The link points into another configured root, the one place discovery
+  // follows a folder link to: delete must still not go through it.
   write(m_root / "real" / "linked" / "SKILL.md", skill_text("linked"));
+  m_cfg.skills.external_dirs.push_back((m_root / "real").string());
   fs::create_directory_symlink(m_root / "real" / "linked", skills() / "linked");
   ManageRequest request;
   request.action = ManageAction::remove_skill;
   request.name = "linked";
   const ManageResult result = run(request);
   EXPECT_FALSE(result.success);
-  EXPECT_NE(result.error.find("is a symlink"), std::string::npos);
+  EXPECT_NE(result.error.find("is a symlink"), std::string::npos) << result.error;
   EXPECT_TRUE(fs::exists(m_root / "real" / "linked" / "SKILL.md"));
+}
+
+TEST_F(ManageActions, DeleteNeverReachesASkillFolderLinkedFromOutsideTheRoots) {
+  write(m_root / "elsewhere" / "linked" / "SKILL.md", skill_text("linked"));
+  fs::create_directory_symlink(m_root / "elsewhere" / "linked", skills() / "linked");
+  ManageRequest request;
+  request.action = ManageAction::remove_skill;
+  request.name = "linked";
+  const ManageResult result = run(request);
+  EXPECT_FALSE(result.success);
+  EXPECT_TRUE(fs::exists(m_root / "elsewhere" / "linked" / "SKILL.md"));
 }
 
 TEST_F(ManageActions, DeleteRefusesARoot) {
