@@ -110,9 +110,14 @@ int main(int argc, char** argv) {
   }
 
   // From here on a skill's text reaches the terminal only through the escaper
-  // (ESC, CSI, OSC, C1 and other controls shown, not obeyed); --json stdout is
-  // left byte-exact.
-  skillrt::app::TerminalSafeOutput terminal_safe(json);
+  // (ESC, CSI, OSC, C1 and other controls shown, not obeyed). --json stdout is
+  // left byte-exact, and so is `mcp`'s: it carries JSON-RPC to a client, not
+  // text to a terminal.
+  bool protocol_stdout = json;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    protocol_stdout = protocol_stdout || (subs[i]->parsed() && commands[i]->name() == std::string_view("mcp"));
+  }
+  skillrt::app::TerminalSafeOutput terminal_safe(protocol_stdout);
   try {
     skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
     terminal_safe.allow_styles(inv.color);

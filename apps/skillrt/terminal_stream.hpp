@@ -13,7 +13,8 @@ namespace skillrt::app {
 class TerminalSafeOutput {
 public:
   // Filters std::cerr always and std::cout unless `json_stdout`: --json output
-  // is JSON, which escapes control characters itself and must stay byte-exact.
+  // and `mcp`'s JSON-RPC are JSON, which escapes control characters itself and
+  // must stay byte-exact.
   // No styles pass until allow_styles(true).
   explicit TerminalSafeOutput(bool json_stdout);
   // Writes out anything held back and puts the original stream buffers back.

@@ -49,6 +49,17 @@ bool is_ours(std::string_view name) {
   return true;
 }
 
+// Unlinks each file (a link is unlinked, never followed); how many went.
+std::size_t unlink_each(const std::vector<fs::path>& files) {
+  std::size_t removed = 0;
+  for (const fs::path& path : files) {
+    if (::unlink(path.c_str()) == 0) {
+      ++removed;
+    }
+  }
+  return removed;
+}
+
 } // namespace
 
 bool is_atomic_temp_name(std::string_view name) {
@@ -77,13 +88,7 @@ std::size_t remove_stray_temps(const fs::path& skill_dir) {
       stray.push_back(it->path());
     }
   }
-  std::size_t removed = 0;
-  for (const fs::path& path : stray) {
-    if (::unlink(path.c_str()) == 0) {
-      ++removed;
-    }
-  }
-  return removed;
+  return unlink_each(stray);
 }
 
 std::size_t remove_stray_work_dirs(const fs::path& parent) {
@@ -121,13 +126,7 @@ std::size_t remove_stray_cache_temps(const fs::path& cache_file) {
       stray.push_back(it->path());
     }
   }
-  std::size_t removed = 0;
-  for (const fs::path& path : stray) {
-    if (::unlink(path.c_str()) == 0) {
-      ++removed;
-    }
-  }
-  return removed;
+  return unlink_each(stray);
 }
 
 StraySweep sweep_stray_files(const Context& ctx, const Catalog& catalog) {
