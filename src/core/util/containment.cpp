@@ -39,11 +39,13 @@ Result<fs::path> resolve_entry_file(const fs::path& file) {
 bool stays_inside(const fs::path& folder, const fs::path& path) {
   std::error_code ec;
   const fs::path root = fs::canonical(folder, ec);
-  if (ec) {
-    return false;
-  }
+  return !ec && stays_inside_canonical(root, path);
+}
+
+bool stays_inside_canonical(const fs::path& canonical_folder, const fs::path& path) {
+  std::error_code ec;
   const fs::path resolved = fs::weakly_canonical(path, ec);
-  return !ec && is_within(resolved, root);
+  return !ec && is_within(resolved, canonical_folder);
 }
 
 }  // namespace skillrt::core

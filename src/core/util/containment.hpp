@@ -24,5 +24,8 @@ Result<std::filesystem::path> resolve_entry_file(const std::filesystem::path& fi
 // True when `path` resolves inside `folder` (both through symlinks); false on
 // any error, so a doubtful file is never offered.
 bool stays_inside(const std::filesystem::path& folder, const std::filesystem::path& path);
+// stays_inside with the folder already canonical (fs::canonical), for callers
+// that check many files of one folder and resolve it once.
+bool stays_inside_canonical(const std::filesystem::path& canonical_folder, const std::filesystem::path& path);
 
 }  // namespace skillrt::core

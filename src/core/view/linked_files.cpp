@@ -71,10 +71,22 @@ std::string relative_posix(const fs::path& file, const fs::path& base) {
   return file.lexically_relative(base).generic_string();
 }
 
+// The containment rule for many files of one skill: the skill folder is
+// resolved once, not once per file. Nothing is readable when it cannot be.
+auto readable_in(const fs::path& skill_dir) {
+  std::error_code ec;
+  fs::path root = fs::canonical(skill_dir, ec);
+  const bool resolved = !ec;
+  return [root = std::move(root), resolved](const fs::path& file) {
+    return resolved && stays_inside_canonical(root, file);
+  };
+}
+
 } // namespace
 
 FileGroups collect_linked_files(const fs::path& skill_dir) {
   FileGroups groups;
+  const auto readable = readable_in(skill_dir);
   for (const GroupSpec& spec : group_specs()) {
     const fs::path base = skill_dir / spec.dir;
     std::error_code ec;
@@ -85,7 +97,7 @@ FileGroups collect_linked_files(const fs::path& skill_dir) {
     for_each_entry(base, spec.recursive, [&](const fs::directory_entry& entry) {
       // Only what can be read is offered: a link escaping the skill is
       // refused by the one containment rule, so it is not listed either.
-      if (is_regular(entry) && has_extension(entry.path(), spec.extensions) && stays_inside(skill_dir, entry.path())) {
+      if (is_regular(entry) && has_extension(entry.path(), spec.extensions) && readable(entry.path())) {
         found.push_back(relative_posix(entry.path(), skill_dir));
       }
     });
@@ -101,6 +113,7 @@ FileGroups available_skill_files(const fs::path& skill_dir) {
   static const std::vector<std::string_view> source_extensions{".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh"};
   const std::array<std::string_view, 5> order{"references", "templates", "assets", "scripts", "other"};
   std::array<std::vector<std::string>, 5> buckets;
+  const auto readable = readable_in(skill_dir);
   std::error_code ec;
   fs::recursive_directory_iterator it(skill_dir, fs::directory_options::skip_permission_denied, ec);
   std::size_t seen = 0;
@@ -121,7 +134,7 @@ FileGroups available_skill_files(const fs::path& skill_dir) {
     }
     // Dot-files are private to the skill (.env, .DS_Store) as dot-directories are.
     if (!is_regular(entry) || name == "SKILL.md" || (!name.empty() && name.front() == '.') ||
-        !stays_inside(skill_dir, entry.path())) {
+        !readable(entry.path())) {
       continue;
     }
     const std::string rel = relative_posix(entry.path(), skill_dir);
