@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/util/containment.hpp"
 #include "core/view/name_check.hpp"
 #include "core/yaml/utf8.hpp"
 
@@ -91,15 +91,15 @@ Result<ManagedFilePath> check_manage_file_path(std::string_view file_path) {
 }
 
 Result<fs::path> resolve_inside_skill(const fs::path& skill_dir, const std::string& rel) {
-  std::error_code ec;
-  const fs::path root = fs::canonical(skill_dir, ec);
-  if (ec) {
-    return fail(ErrorCode::io_error, "Cannot resolve skill directory " + skill_dir.string() + ": " + ec.message());
+  // The one containment rule (core/util/containment): every existing link on
+  // the way, the file's or a parent folder's, is resolved before the check.
+  auto resolved = resolve_inside(skill_dir, rel);
+  if (!resolved && resolved.error().code != ErrorCode::refused) {
+    return fail(ErrorCode::io_error, "Cannot resolve skill directory: " + resolved.error().message);
   }
-  // weakly_canonical resolves every symlink that exists, so a link inside the
-  // skill pointing outside it (the file or any parent folder) is caught here.
-  const fs::path resolved = fs::weakly_canonical(root / rel, ec);
-  if (ec || !is_within(resolved, root) || resolved == root) {
+  // The skill folder itself is no file to write.
+  std::error_code ec;
+  if (!resolved || *resolved == fs::canonical(skill_dir, ec)) {
     return fail(ErrorCode::refused, "Path '" + sanitize_utf8(rel) + "' escapes the skill directory.");
   }
   return resolved;
