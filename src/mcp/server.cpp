@@ -21,12 +21,14 @@ namespace fs = std::filesystem;
 
 std::string snapshot_key(const core::Context& ctx) { return ctx.user_id.value_or("") + '\n' + ctx.org_id; }
 
-std::shared_ptr<const Snapshot> build_snapshot(const core::Context& ctx, const core::Config& config) {
+std::shared_ptr<const Snapshot> build_snapshot(const core::Context& ctx, const ServerOptions& options) {
+  const core::Config& config = options.config;
   // skills_list creates the local skills dir (spec §2.6 rule 1); failing to is
   // not an error, the catalog simply has no local root.
   std::error_code ec;
   fs::create_directories(ctx.skills_dir(), ec);
-  auto snapshot = std::make_shared<Snapshot>();
+  auto snapshot = std::make_shared<Snapshot>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(options.view_cache_racy_window).count());
   // With legacy files collected, as view_skill builds it: view_skill_in must
   // answer exactly what view_skill would.
   snapshot->catalog = core::build_catalog(ctx, config, core::CatalogOptions{.collect_legacy = true});
@@ -98,7 +100,7 @@ std::shared_ptr<const Snapshot> Server::Impl::snapshot(const core::Context& ctx)
   // Without a working watcher nothing would tell us a cached snapshot is
   // stale, so every request reads the disk again.
   if (!options.watch || watcher == nullptr) {
-    return build_snapshot(ctx, options.config);
+    return build_snapshot(ctx, options);
   }
   const std::string key = snapshot_key(ctx);
   std::uint64_t seen = 0;
@@ -109,7 +111,7 @@ std::shared_ptr<const Snapshot> Server::Impl::snapshot(const core::Context& ctx)
     }
     seen = generation;
   }
-  auto built = build_snapshot(ctx, options.config);
+  auto built = build_snapshot(ctx, options);
   std::lock_guard lock(snapshots_mutex);
   // A change reported while we walked may not be in what we read: serve it
   // to this request, but do not keep it.
@@ -336,6 +338,15 @@ std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
 std::size_t Server::session_count() const { return m_impl->live_sessions().size(); }
 
 void Server::notify_changed(const std::vector<fs::path>& paths) { m_impl->files_changed(paths); }
+
+std::uint64_t Server::view_cache_hits() const {
+  std::lock_guard lock(m_impl->snapshots_mutex);
+  std::uint64_t hits = 0;
+  for (const auto& [key, snapshot] : m_impl->snapshots) {
+    hits += snapshot->views.hits();
+  }
+  return hits;
+}
 
 void Server::notify_store_changed(const std::vector<std::string>& user_ids) {
   const std::set<std::string> affected(user_ids.begin(), user_ids.end());

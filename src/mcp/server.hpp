@@ -6,6 +6,7 @@
 // HTTP) only move message text in and out.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -46,6 +47,10 @@ struct ServerOptions {
   bool watch = true;
   // Debounce window of the watcher before list_changed goes out.
   std::uint32_t debounce_ms = 150;
+  // A skill_view answer is cached only when every file it was computed from
+  // is older than this (see ViewCache). Tests that write a skill and read it
+  // at once set 0 instead of waiting the window out.
+  std::chrono::milliseconds view_cache_racy_window{2000};
 };
 
 class Session;
@@ -64,6 +69,9 @@ class Server {
 
   // Number of sessions still open (for tests and the HTTP /health page).
   std::size_t session_count() const;
+  // skill_view answers served from the view caches of the snapshots kept now
+  // (a dropped snapshot takes its count with it); for tests and diagnostics.
+  std::uint64_t view_cache_hits() const;
 
   // Drops every cached snapshot and tells every entitled session that
   // skills changed. `paths` are what changed on disk (empty = unknown, e.g.

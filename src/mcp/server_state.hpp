@@ -63,6 +63,8 @@ struct Snapshot {
 
   // skill_view answers without file_path, by the name asked for.
   mutable ViewCache views;
+
+  explicit Snapshot(std::int64_t view_racy_window_ns) : views(view_racy_window_ns) {}
 };
 
 struct Server::Impl {

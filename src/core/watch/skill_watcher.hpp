@@ -32,7 +32,9 @@ class SkillWatcher {
   using Callback = std::function<void(std::vector<std::filesystem::path> changed)>;
 
   // Starts watching `roots` (missing roots are fine: their parent is watched
-  // until they appear). Fails when inotify is unavailable.
+  // until they appear). Fails when inotify is unavailable. Every directory
+  // that exists is watched before this returns, so a change made right after
+  // is reported (callers and tests need not wait for the thread to start).
   static Result<std::unique_ptr<SkillWatcher>> start(std::vector<std::filesystem::path> roots, Callback on_change,
                                                      Options options);
   // Replaces the watched roots (a new user's directory appeared, config changed).

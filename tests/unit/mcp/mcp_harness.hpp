@@ -97,8 +97,13 @@ class McpHome {
     options.base.env = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
     options.watch = m_watch;
     options.debounce_ms = 50;
+    options.view_cache_racy_window = m_view_racy_window;
     return options;
   }
+
+  // Before the server starts: how old a file must be before a skill_view
+  // answer computed from it is cached (the product waits 2 s).
+  void set_view_racy_window(std::chrono::milliseconds window) { m_view_racy_window = window; }
 
   mcp::Server& server() {
     if (!m_server) {
@@ -126,6 +131,7 @@ class McpHome {
  private:
   TempTree m_tree;
   bool m_watch;
+  std::chrono::milliseconds m_view_racy_window{2000};
   std::unique_ptr<mcp::Server> m_server;
 };
 

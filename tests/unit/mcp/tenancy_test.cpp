@@ -230,6 +230,7 @@ TEST(McpWatch, ReadsBringNoNotifications) {
     result_of(*alice, "resources/list");
     result_of(*alice, "skills/list");
     // A client re-lists on list_changed: a read that caused one would loop.
+    // A window in which nothing may arrive (the watcher's debounce is 50 ms).
     std::this_thread::sleep_for(400ms);
   }
   EXPECT_EQ(inbox.count("notifications/resources/list_changed"), 0u);
@@ -241,8 +242,8 @@ TEST(McpWatch, AFileChangeOnDiskSendsListChanged) {
   Inbox inbox;
   auto session = home.ready(std::nullopt, &inbox);
   EXPECT_EQ(listed_names(*session), (std::vector<std::string>{"common"}));
-  // Give the watcher a moment to arm before the change.
-  std::this_thread::sleep_for(200ms);
+  // No pause needed: the server's watcher has armed every root by the time
+  // its constructor returns (SkillWatcher::start).
   home.shared_skill("arrived", "arrived", "Written by an editor");
   // Linux has inotify: a missing notification is a failure, never a skip.
   ASSERT_TRUE(inbox.wait_for("notifications/resources/list_changed", 5s)) << "no list_changed within 5 s";
@@ -270,7 +271,9 @@ TEST(McpWatch, DatabaseRowsNotifyOnlyTheirOwner) {
   ASSERT_TRUE((*store)->create_skill("alice", core::NewDbSkill{"dbskill", "From the database",
                                                                skill_md("dbskill", "From the database"), ""}));
   ASSERT_TRUE(alice_inbox.wait_for("notifications/prompts/list_changed", 5s)) << "no list_changed within 5 s";
-  std::this_thread::sleep_for(1500ms);  // one more poll: bob must still hear nothing
+  // A window in which nothing may arrive: one more database poll (1 s), and
+  // bob must still hear nothing.
+  std::this_thread::sleep_for(1500ms);
   EXPECT_EQ(bob_inbox.count("notifications/prompts/list_changed"), 0u);
 }
 
@@ -304,8 +307,8 @@ TEST_F(McpTenancy, OneSubscriptionPerFileWhateverTheSpelling) {
     rpc(*alice, "resources/subscribe", Json{{"uri", uri}});
   }
   inbox.clear();
+  // notify_changed delivers to the sessions before it returns.
   m_home.server().notify_changed({m_home.home() / "skills" / "common" / "SKILL.md"});
-  std::this_thread::sleep_for(300ms);
   int updated = 0;
   for (const Json& message : inbox.messages()) {
     updated += message["method"] == "notifications/resources/updated" ? 1 : 0;

@@ -164,16 +164,18 @@ TEST_F(ViewCacheTest, TheByteBudgetIsKept) {
 // Through the server: the cached answer is the fresh answer, byte for byte,
 // and an edit is seen on the next call.
 TEST(ViewCacheServer, CachedToolResultsEqualFreshOnesAndFollowEdits) {
-  McpHome home;
+  // A watching server keeps its snapshot (and so its view cache) between
+  // requests; with no racy window the files just written may be cached.
+  McpHome home(true);
+  home.set_view_racy_window(std::chrono::milliseconds(0));
   home.shared_skill("ops/deploy", "deploy", "Deploy the service", "Say \"hi\"\\n\ttabbed — ünïcode\n");
   home.tree().write("home/skills/ops/deploy/references/api.md", "# API\n");
-  // Let the files age past the racy window so the server keeps the answer.
-  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
   auto session = home.ready();
   const Json request = Json{{"name", "skill_view"}, {"arguments", Json{{"name", "deploy"}}}};
   const std::string call = Json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"}, {"params", request}}.dump();
   const std::string first = *session->handle(call);
   const std::string second = *session->handle(call);
+  EXPECT_EQ(home.server().view_cache_hits(), 1u) << "the second call must come from the cache";
   EXPECT_EQ(first, second);
   const Json parsed = Json::parse(second);
   EXPECT_EQ(Json::parse(parsed["result"]["content"][0]["text"].get<std::string>()),

@@ -14,6 +14,7 @@
 #include "net/token_authenticator.hpp"
 #include "store/open_store.hpp"
 #include "support/temp_tree.hpp"
+#include "support/wait_until.hpp"
 #include "unit/net/test_http_client.hpp"
 
 namespace skillrt::net {
@@ -108,6 +109,17 @@ class McpHttpServerTest : public ::testing::Test {
   HttpReply post(const std::string& body, const Headers& headers) {
     HttpTestClient client(m_port);
     return exchange(client, "POST", headers, body);
+  }
+
+  // The status of one POST on a new connection, 0 when refused or unanswered;
+  // records no failure, for use inside wait_until.
+  int status_of_post(const std::string& body, const Headers& headers) {
+    HttpTestClient client(m_port);
+    if (!client.send_request("POST", "/mcp", headers, body)) {
+      return 0;
+    }
+    const std::optional<HttpReply> reply = client.read_reply(2000);
+    return reply ? reply->status : 0;
   }
 
   // initialize + notifications/initialized on `client`; the session id.
@@ -577,7 +589,9 @@ TEST_F(McpHttpServerTest, IdleSessionsAreReaped) {
   const std::string idle = open_session();
   const std::string streaming = open_session();
   auto stream = open_stream(streaming);  // an open stream keeps its session
-  std::this_thread::sleep_for(1600ms);
+  // The reaper drops the idle session after 1 s (asking the server about it
+  // would keep it alive, so watch the count).
+  EXPECT_TRUE(test::wait_until([&] { return m_mcp->session_count() == 1; }, 10s));
   EXPECT_EQ(post(k_tools_list, post_headers({}, idle)).status, 404);
   EXPECT_EQ(post(k_tools_list, post_headers({}, streaming)).status, 200);
   EXPECT_EQ(m_mcp->session_count(), 1u);
@@ -682,13 +696,14 @@ TEST_F(McpHttpServerTest, GlobalConnectionCap) {
   for (int i = 0; i < 3; ++i) {
     held.push_back(std::make_unique<HttpTestClient>(m_port));
     ASSERT_TRUE(held.back()->connected());
+    // An answered request proves the server accepted (and counts) it.
+    EXPECT_EQ(exchange(*held.back(), "POST", post_headers(), k_initialize).status, 200);
   }
-  std::this_thread::sleep_for(200ms);  // let the server accept them
   HttpTestClient over(m_port);
   EXPECT_TRUE(over.closed_by_peer(2000));  // closed before it could send anything
   held.pop_back();
-  std::this_thread::sleep_for(200ms);
-  EXPECT_EQ(post(k_initialize, post_headers()).status, 200);  // a slot is free again
+  // The slot frees once the server has seen the close.
+  EXPECT_TRUE(test::wait_until([&] { return status_of_post(k_initialize, post_headers()) == 200; }, 5s));
 }
 
 TEST_F(McpHttpServerTest, PerPeerConnectionCap) {
@@ -699,12 +714,13 @@ TEST_F(McpHttpServerTest, PerPeerConnectionCap) {
   auto stream = open_stream(session);  // a GET stream holds its slot too
   HttpTestClient second(m_port);
   ASSERT_TRUE(second.connected());
-  std::this_thread::sleep_for(200ms);
+  // An answered request proves the server accepted (and counts) it.
+  EXPECT_EQ(exchange(second, "POST", post_headers({}, session), k_tools_list).status, 200);
   HttpTestClient third(m_port);
   EXPECT_TRUE(third.closed_by_peer(2000));
   second.close();
-  std::this_thread::sleep_for(200ms);
-  EXPECT_EQ(post(k_tools_list, post_headers({}, session)).status, 200);
+  // The slot frees once the server has seen the close.
+  EXPECT_TRUE(test::wait_until([&] { return status_of_post(k_tools_list, post_headers({}, session)) == 200; }, 5s));
 }
 
 TEST_F(McpHttpServerTest, RequestHeadHasItsOwnShortTimeout) {

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "support/temp_tree.hpp"
+#include "support/wait_until.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -235,15 +236,7 @@ TEST(SkillWatcher, AQueueOverflowIsOneEmptyCallback) {
       fast_options());
   ASSERT_TRUE(started);
   tree.write("skills/first.md", "1\n");
-  ASSERT_TRUE([&] {
-    for (auto until = std::chrono::steady_clock::now() + k_wait; std::chrono::steady_clock::now() < until;) {
-      if (calls.load() > 0) {
-        return true;
-      }
-      std::this_thread::sleep_for(5ms);
-    }
-    return false;
-  }()) << "the first callback holds the thread";
+  ASSERT_TRUE(test::wait_until([&] { return calls.load() > 0; }, k_wait)) << "the first callback holds the thread";
   // Alternating files: the kernel only merges identical consecutive events.
   long queued = 16384;
   std::ifstream("/proc/sys/fs/inotify/max_queued_events") >> queued;
@@ -263,19 +256,12 @@ TEST(SkillWatcher, AQueueOverflowIsOneEmptyCallback) {
     release = true;
   }
   gate_changed.notify_all();
-  for (auto until = std::chrono::steady_clock::now() + k_wait;
-       overflows.load() == 0 && std::chrono::steady_clock::now() < until;) {
-    std::this_thread::sleep_for(10ms);
-  }
+  EXPECT_TRUE(test::wait_until([&] { return overflows.load() > 0; }, k_wait));
   EXPECT_EQ(overflows.load(), 1);
   // Watching goes on after the rescan.
   const int before = calls.load();
   tree.write("skills/after/SKILL.md", "z\n");
-  for (auto until = std::chrono::steady_clock::now() + k_wait;
-       calls.load() == before && std::chrono::steady_clock::now() < until;) {
-    std::this_thread::sleep_for(10ms);
-  }
-  EXPECT_GT(calls.load(), before);
+  EXPECT_TRUE(test::wait_until([&] { return calls.load() > before; }, k_wait));
 }
 
 TEST(SkillWatcher, NoCallbackAfterTheDestructorReturns) {
@@ -307,12 +293,10 @@ TEST(SkillWatcher, NoCallbackAfterTheDestructorReturns) {
       }
     }
   });
-  for (auto until = std::chrono::steady_clock::now() + k_wait;
-       calls.load() < 3 && std::chrono::steady_clock::now() < until;) {
-    std::this_thread::sleep_for(5ms);
-  }
+  EXPECT_TRUE(test::wait_until([&] { return calls.load() >= 3; }, k_wait));
   watcher.reset();
   destroyed = true;
+  // A window in which nothing may happen: a late callback would count.
   std::this_thread::sleep_for(50ms);
   stop = true;
   writer.join();
