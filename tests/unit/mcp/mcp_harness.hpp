@@ -15,6 +15,7 @@
 
 #include "mcp/server.hpp"
 #include "protocol/yaml_json.hpp"
+#include "store/open_store.hpp"
 #include "support/temp_tree.hpp"
 
 namespace skillrt::test {
@@ -97,6 +98,8 @@ class McpHome {
     options.base.env = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
     options.watch = m_watch;
     options.debounce_ms = 50;
+    // The real SQLite store in the test home, composed as apps/ does.
+    options.store = store::store_source("", options.base);
     return options;
   }
 
