@@ -17,6 +17,7 @@
 #include "core/limits.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/server.hpp"
+#include "store/open_store.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -126,7 +127,7 @@ class McpCommand final : public Command {
     mcp::ServerOptions options;
     options.base = inv.ctx;
     options.config = inv.config;
-    options.db_location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    options.store = store::store_source(!inv.db.empty() ? inv.db : inv.config.database.url, inv.ctx);
     options.transport = "stdio";
     options.watch = true;
 

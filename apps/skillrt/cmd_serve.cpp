@@ -121,7 +121,7 @@ class ServeCommand final : public Command {
     mcp::ServerOptions server_options;
     server_options.base = inv.ctx;
     server_options.config = inv.config;
-    server_options.db_location = location;
+    server_options.store = store::store_source(location, inv.ctx);
     server_options.transport = "http";
     mcp::Server mcp_server(std::move(server_options));
 

@@ -75,7 +75,7 @@ inline constexpr std::int64_t k_stray_temp_age_s = 60;
 // skill_manage: how long a writer waits for another writer of the same skill.
 inline constexpr int k_skill_lock_timeout_ms = 30000;
 
-// The persistent listing cache file (core/cache); a bigger one is ignored and rebuilt.
+// The persistent listing cache file (core/discovery/listing_cache); a bigger one is ignored and rebuilt.
 inline constexpr std::size_t k_max_listing_cache_bytes = 512 * 1024 * 1024;
 
 // --- Skills guard (core/guard) ---

@@ -12,7 +12,6 @@
 #include "core/discovery/roots.hpp"
 #include "mcp/resource_files.hpp"
 #include "mcp/server_state.hpp"
-#include "store/open_store.hpp"
 
 namespace skillrt::mcp {
 namespace {
@@ -134,7 +133,10 @@ void Server::Impl::invalidate(const std::optional<std::string>& user) {
 
 Result<core::SkillStore*> Server::Impl::open_store_locked() {
   if (!store) {
-    auto opened = store::open_store(options.db_location, options.base);
+    if (!options.store.open) {
+      return fail(ErrorCode::io_error, "no database is configured for this server");
+    }
+    auto opened = options.store.open();
     if (!opened) {
       return tl::unexpected(opened.error());
     }
@@ -178,8 +180,8 @@ void Server::Impl::poll_store() {
     // Polling must not create HOME/skillrt.db in a home that never used the
     // database: no file, no rows, nothing to compare yet.
     std::lock_guard lock(store_mutex);
-    std::error_code ec;
-    if (!store && options.db_location.empty() && !fs::exists(options.base.home / "skillrt.db", ec)) {
+    const bool absent = !options.store.open || (options.store.exists && !options.store.exists());
+    if (!store && absent) {
       store_stamps.clear();
       store_stamps_known = true;  // no rows yet: the first rows will be news
       return;

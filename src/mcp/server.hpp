@@ -18,6 +18,7 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/store/store_source.hpp"
 
 namespace skillrt::mcp {
 
@@ -39,7 +40,9 @@ using MessageSink = std::function<void(std::string message)>;
 struct ServerOptions {
   core::Context base;         // home, os, platform, cwd, env; user and org come from each session's Caller
   core::Config config;
-  std::string db_location;    // as store::open_store takes it ("" = HOME/skillrt.db)
+  // The database, opened on first use. The server never picks or opens one
+  // itself: apps/ composes it (store::store_source), tests hand in theirs.
+  core::SkillStoreSource store;
   std::string transport = "stdio";  // "stdio" | "http": only informs serverInfo/instructions
   // When true the server starts the inotify watcher and the database poller
   // itself (core/watch) and keeps catalog snapshots until they report a

@@ -18,6 +18,9 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// The embedded default when no location is given.
+fs::path default_database(const core::Context& ctx) { return ctx.home / "skillrt.db"; }
+
 struct PostgresUrl {
   std::string url;
 };
@@ -41,7 +44,7 @@ Result<std::variant<PostgresUrl, fs::path>> resolve(const std::string& location,
     if (ec) {
       return fail(ErrorCode::io_error, "sqlite: cannot create " + ctx.home.string() + ": " + ec.message());
     }
-    return ctx.home / "skillrt.db";
+    return default_database(ctx);
   }
   fs::path path(path_text);
   if (path.is_relative()) {
@@ -72,6 +75,16 @@ Result<std::unique_ptr<core::TokenStore>> open_token_store(const std::string& lo
     return open_postgres_token_store(pg->url);
   }
   return open_sqlite_token_store(std::get<fs::path>(*where));
+}
+
+core::SkillStoreSource store_source(std::string location, core::Context ctx) {
+  core::SkillStoreSource source;
+  source.exists = [location, database = default_database(ctx)] {
+    std::error_code ec;
+    return !location.empty() || fs::exists(database, ec);
+  };
+  source.open = [location = std::move(location), ctx = std::move(ctx)] { return open_store(location, ctx); };
+  return source;
 }
 
 } // namespace skillrt::store

@@ -6,6 +6,7 @@
 
 #include "core/context.hpp"
 #include "core/store/skill_store.hpp"
+#include "core/store/store_source.hpp"
 #include "core/store/token_store.hpp"
 #include "skillrt/result.hpp"
 
@@ -21,5 +22,10 @@ Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location
 // (same location rules, same migrations). A separate connection, so token
 // checks never wait behind a long skill write.
 Result<std::unique_ptr<core::TokenStore>> open_token_store(const std::string& location, const core::Context& ctx);
+
+// The store at `location` (rules as for open_store), opened on first use: what
+// apps/ hands a server that must not open a database itself (mcp::Server).
+// exists() is false only for the default HOME/skillrt.db while it is missing.
+core::SkillStoreSource store_source(std::string location, core::Context ctx);
 
 }  // namespace skillrt::store

@@ -17,6 +17,7 @@
 
 #include "mcp/server.hpp"
 #include "protocol/yaml_json.hpp"
+#include "store/open_store.hpp"
 
 namespace {
 
@@ -49,6 +50,7 @@ class Fixture {
     options.base.cwd = m_root;
     options.base.env = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
     options.watch = false;
+    options.store = skillrt::store::store_source("", options.base);
     m_server = std::make_unique<skillrt::mcp::Server>(std::move(options));
     m_session = m_server->open_session(skillrt::mcp::Caller{std::string("alice"), "1"}, [](std::string message) {
       check(Json::accept(message));

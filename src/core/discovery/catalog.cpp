@@ -9,7 +9,7 @@
 #include <malloc.h>
 #endif
 
-#include "core/cache/listing_cache.hpp"
+#include "core/discovery/listing_cache.hpp"
 #include "core/discovery/gates.hpp"
 #include "core/discovery/skill_reader.hpp"
 #include "core/discovery/walk_text.hpp"

@@ -109,7 +109,7 @@ void index_catalog_names(Catalog& catalog);
 
 struct CatalogOptions {
   bool collect_legacy = false;  // also gather legacy flat NAME.md (view's fallback)
-  // Reuse what earlier runs read from unchanged SKILL.md files (core/cache);
+  // Reuse what earlier runs read from unchanged SKILL.md files (listing_cache.hpp);
   // off when $SKILLRT_NO_CACHE is set to anything but "" or "0".
   bool use_cache = true;
   // Files changed this recently are not cached (see ListingCache); tests lower it.

@@ -130,24 +130,6 @@ std::string body_description(int fd, std::string& buffer, std::size_t bom, std::
 
 }  // namespace
 
-std::size_t utf8_length(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string utf8_prefix(std::string_view text, std::size_t max_chars) {
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (chars == max_chars) {
-        return std::string(text.substr(0, i));
-      }
-      ++chars;
-    }
-  }
-  return std::string(text);
-}
-
 bool read_listing_fields(const std::string& path, std::string& buffer, ListingFields& fields, ListingFailure& failure) {
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/discovery/walker.hpp"
+#include "core/util/utf8_prefix.hpp"  // utf8_prefix/utf8_length, which listing callers use
 
 namespace skillrt::core {
 
@@ -28,10 +29,5 @@ struct ListingFailure {
 // description must come from the body. `buffer` is scratch reused across calls.
 // Returns false and fills `failure` when the file is not listed.
 bool read_listing_fields(const std::string& path, std::string& buffer, ListingFields& fields, ListingFailure& failure);
-
-// The first `max_chars` code points of valid UTF-8 `text` (whole text when shorter).
-std::string utf8_prefix(std::string_view text, std::size_t max_chars);
-// Number of code points in valid UTF-8 `text`.
-std::size_t utf8_length(std::string_view text);
 
 }  // namespace skillrt::core

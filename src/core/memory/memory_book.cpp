@@ -1,7 +1,7 @@
 // The memory edits themselves, free of files and locks.
 #include <algorithm>
 
-#include "core/discovery/skill_reader.hpp"
+#include "core/util/utf8_prefix.hpp"
 #include "core/limits.hpp"
 #include "core/memory/memory.hpp"
 #include "core/util/text.hpp"

@@ -6,7 +6,7 @@
 #include <set>
 #include <unordered_set>
 
-#include "core/cache/listing_cache.hpp"
+#include "core/cache/file_stamp.hpp"
 #include "core/cache/lru_cache.hpp"
 #include "core/discovery/roots.hpp"
 #include "core/discovery/skill_reader.hpp"

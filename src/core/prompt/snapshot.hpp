@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/cache/listing_cache.hpp"
+#include "core/cache/file_stamp.hpp"
 #include "core/prompt/conditions.hpp"
 
 namespace skillrt::core {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/cache/listing_cache.hpp"
+#include "core/cache/file_stamp.hpp"
 #include "core/limits.hpp"
 #include "core/yaml/utf8.hpp"
 

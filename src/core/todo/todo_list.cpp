@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/discovery/skill_reader.hpp"
+#include "core/util/utf8_prefix.hpp"
 #include "core/limits.hpp"
 #include "core/todo/todo.hpp"
 #include "core/util/text.hpp"

@@ -9,4 +9,5 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/utc_time.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/utc_time.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/utf8_prefix.cpp)

@@ -462,7 +462,7 @@ std::string first_description(const core::Catalog& catalog) {
   return catalog.description(catalog.records.at(0));
 }
 
-// The listing cache (core/cache) must never serve a stale entry: an in-place
+// The listing cache (discovery/listing_cache) must never serve a stale entry: an in-place
 // edit that keeps the size and even the mtime is seen on the very next build
 // (Hermes shows stale listings for up to 30 s, spec §5.1 item 3).
 TEST_F(CatalogTest, ListingCacheSeesAnInPlaceEditOnTheNextCall) {

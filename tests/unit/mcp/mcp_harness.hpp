@@ -15,6 +15,7 @@
 
 #include "mcp/server.hpp"
 #include "protocol/yaml_json.hpp"
+#include "store/open_store.hpp"
 #include "support/temp_tree.hpp"
 
 namespace skillrt::test {
@@ -98,6 +99,8 @@ class McpHome {
     options.watch = m_watch;
     options.debounce_ms = 50;
     options.view_cache_racy_window = m_view_racy_window;
+    // The real SQLite store in the test home, composed as apps/ does.
+    options.store = store::store_source("", options.base);
     return options;
   }
 

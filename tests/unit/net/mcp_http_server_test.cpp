@@ -57,6 +57,7 @@ class McpHttpServerTest : public ::testing::Test {
 
     mcp::ServerOptions options;
     options.base = m_ctx;
+    options.store = store::store_source("", m_ctx);
     options.transport = "http";
     options.watch = false;
     m_mcp = std::make_unique<mcp::Server>(std::move(options));

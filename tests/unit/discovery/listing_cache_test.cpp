@@ -1,4 +1,4 @@
-#include "core/cache/listing_cache.hpp"
+#include "core/discovery/listing_cache.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "core/cache/listing_cache.hpp"
+#include "core/discovery/listing_cache.hpp"
 
 #include <sys/stat.h>
 
@@ -285,20 +285,6 @@ bool read_at(int fd, std::uint64_t offset, char* data, std::size_t size) {
 }
 
 } // namespace
-
-std::optional<FileStamp> stamp_file(const char* path) {
-  struct stat st {};
-  if (::stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return std::nullopt;
-  }
-  FileStamp stamp;
-  stamp.device = static_cast<std::uint64_t>(st.st_dev);
-  stamp.inode = static_cast<std::uint64_t>(st.st_ino);
-  stamp.size = static_cast<std::int64_t>(st.st_size);
-  stamp.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-  stamp.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
-  return stamp;
-}
 
 std::string encode_listing_cache(const EntryList& entries) {
   std::string out(k_magic);

@@ -21,22 +21,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cache/file_stamp.hpp"
 #include "core/discovery/skill_reader.hpp"
 #include "core/util/atomic_file.hpp"
 
 namespace skillrt::core {
-
-struct FileStamp {
-  std::uint64_t device = 0;
-  std::uint64_t inode = 0;
-  std::int64_t size = 0;
-  std::int64_t mtime_ns = 0;
-  std::int64_t ctime_ns = 0;
-  bool operator==(const FileStamp&) const = default;
-};
-
-// stat() of `path` (following symlinks); nullopt unless it is a regular file.
-std::optional<FileStamp> stamp_file(const char* path);
 
 // What listing concluded about one file: its fields, or why it is not listed.
 struct ListingOutcome {
