@@ -7,6 +7,7 @@
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
 #include "core/util/strict_json.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core::hub {
 namespace {
@@ -153,9 +154,7 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
       {"updated_at", &e.updated_at},
   };
   for (const auto& [key, target] : strings) {
-    if (auto ok = read_string(obj, key, *target, where); !ok) {
-      return tl::unexpected(ok.error());
-    }
+    SKILLRT_TRY(read_string(obj, key, *target, where));
   }
   if (const auto f = obj.find("findings"); f != obj.end()) {
     if (!f->is_object()) {
@@ -167,9 +166,7 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
                                       {"high", &e.findings.high},
                                       {"medium", &e.findings.medium},
                                       {"low", &e.findings.low}}) {
-      if (auto ok = read_count(*f, key, *target, fw); !ok) {
-        return tl::unexpected(ok.error());
-      }
+      SKILLRT_TRY(read_count(*f, key, *target, fw));
     }
   }
   if (const auto files = obj.find("files"); files != obj.end()) {
@@ -187,12 +184,8 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
     if (!sig->is_object()) {
       return fail(ErrorCode::parse_error, where + ": \"signature\" must be an object");
     }
-    if (auto ok = read_string(*sig, "status", e.signature_status, where + ".signature"); !ok) {
-      return tl::unexpected(ok.error());
-    }
-    if (auto ok = read_string(*sig, "key", e.signature_key, where + ".signature"); !ok) {
-      return tl::unexpected(ok.error());
-    }
+    SKILLRT_TRY(read_string(*sig, "status", e.signature_status, where + ".signature"));
+    SKILLRT_TRY(read_string(*sig, "key", e.signature_key, where + ".signature"));
   }
   return e;
 }

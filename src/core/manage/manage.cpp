@@ -34,6 +34,10 @@ ManageResult manage_failure(ErrorCode code, std::string error) {
   return out;
 }
 
+ManageResult manage_failure(Error error) {
+  return manage_failure(error.code, std::move(error.message));
+}
+
 std::string quoted_name(const std::string& name) {
   return "'" + sanitize_utf8(name) + "'";
 }

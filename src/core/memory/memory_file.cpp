@@ -4,6 +4,7 @@
 #include "core/limits.hpp"
 #include "core/memory/memory.hpp"
 #include "core/util/strict_json.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -50,9 +51,7 @@ void encode_entries(std::string& out, const std::vector<std::string>& entries) {
 } // namespace
 
 Result<MemoryStores> decode_memory_file(std::string_view text) {
-  if (auto strict = check_strict_json(text, limits::k_max_state_json_depth); !strict) {
-    return tl::unexpected(strict.error());
-  }
+  SKILLRT_TRY(check_strict_json(text, limits::k_max_state_json_depth));
   const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
   if (!document.is_object()) {
     return fail(ErrorCode::parse_error, "the document is not a JSON object");

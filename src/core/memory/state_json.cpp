@@ -4,6 +4,7 @@
 
 #include "core/limits.hpp"
 #include "core/util/strict_json.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -55,9 +56,7 @@ const StateJson* StateJson::find(std::string_view key) const {
 }
 
 Result<StateJson> parse_state_json(std::string_view text) {
-  if (auto strict = check_strict_json(text, limits::k_max_state_json_depth); !strict) {
-    return tl::unexpected(strict.error());
-  }
+  SKILLRT_TRY(check_strict_json(text, limits::k_max_state_json_depth));
   return copy_tree(nlohmann::ordered_json::parse(text, nullptr, false));
 }
 

@@ -11,6 +11,7 @@
 #include "core/search/stop_words.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/utf8.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -99,9 +100,7 @@ Result<void> check_search_request(std::string_view query, std::size_t limit) {
 
 Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog, SkillStore& store,
                                      std::string_view query, std::size_t limit) {
-  if (auto checked = check_search_request(query, limit); !checked) {
-    return tl::unexpected(checked.error());
-  }
+  SKILLRT_TRY(check_search_request(query, limit));
   // The engines take text; PostgreSQL refuses ill-formed UTF-8 outright.
   std::string text(trim_ascii_space(query));
   if (find_invalid_utf8(text).has_value()) {
@@ -177,9 +176,7 @@ Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog,
 
 Result<SkillSearch> search_skills(const Context& ctx, const Config& config, SkillStore& store, std::string_view query,
                                   std::size_t limit) {
-  if (auto checked = check_search_request(query, limit); !checked) {
-    return tl::unexpected(checked.error());
-  }
+  SKILLRT_TRY(check_search_request(query, limit));
   const Catalog catalog = build_catalog(ctx, config);
   return search_skills_in(ctx, catalog, store, query, limit);
 }

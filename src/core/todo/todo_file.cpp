@@ -6,6 +6,7 @@
 #include "core/limits.hpp"
 #include "core/todo/todo.hpp"
 #include "core/util/strict_json.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -20,9 +21,7 @@ const std::string* string_member(const nlohmann::json& object, std::string_view 
 } // namespace
 
 Result<std::vector<TodoItem>> decode_todo_file(std::string_view text) {
-  if (auto strict = check_strict_json(text, limits::k_max_state_json_depth); !strict) {
-    return tl::unexpected(strict.error());
-  }
+  SKILLRT_TRY(check_strict_json(text, limits::k_max_state_json_depth));
   const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
   if (!document.is_object()) {
     return fail(ErrorCode::parse_error, "the document is not a JSON object");

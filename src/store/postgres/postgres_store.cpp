@@ -136,12 +136,12 @@ class PostgresStore final : public core::SkillStore {
     if (auto ok = check_scope(user_id); !ok) {
       return pass(ok.error());
     }
-    if (auto problem = core::check_new_skill_name(skill.name)) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_new_skill_name(skill.name); !ok) {
+      return pass(ok.error());
     }
-    if (auto problem = core::check_category(skill.category.empty() ? std::nullopt
-                                                                   : std::optional<std::string>(skill.category))) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_category(skill.category.empty() ? std::nullopt
+                                                                   : std::optional<std::string>(skill.category)); !ok) {
+      return pass(ok.error());
     }
     for (const auto& [field, text] : {std::pair<std::string_view, std::string_view>{"description", skill.description},
                                       {"content", skill.content}}) {
@@ -175,8 +175,8 @@ class PostgresStore final : public core::SkillStore {
       return pass(ok.error());
     }
     if (update.category && !update.category->empty()) {
-      if (auto problem = core::check_category(update.category)) {
-        return fail(ErrorCode::invalid_argument, *problem);
+      if (auto ok = core::check_category(update.category); !ok) {
+        return pass(ok.error());
       }
     }
     if (update.description) {
@@ -189,7 +189,7 @@ class PostgresStore final : public core::SkillStore {
         return pass(ok.error());
       }
     }
-    if (core::check_new_skill_name(name)) {
+    if (!core::check_new_skill_name(name)) {
       return not_found(name);  // create refuses such names: no row can have one
     }
     std::lock_guard lock(m_mutex);
@@ -377,7 +377,7 @@ class PostgresStore final : public core::SkillStore {
 
   // Caller holds m_mutex.
   Result<DbSkill> active_row(std::string_view user_id, std::string_view name, bool for_update) {
-    if (core::check_new_skill_name(name)) {
+    if (!core::check_new_skill_name(name)) {
       return not_found(name);  // create refuses such names: no row can have one
     }
     auto rows = m_conn.exec(for_update ? "SELECT " SKILLRT_PG_ROW_COLUMNS " FROM hermes_skills"

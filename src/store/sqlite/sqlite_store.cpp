@@ -110,12 +110,11 @@ public:
     if (auto ok = check_scope(user_id); !ok) {
       return pass(ok.error());
     }
-    if (auto problem = core::check_new_skill_name(skill.name)) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_new_skill_name(skill.name); !ok) {
+      return pass(ok.error());
     }
-    if (auto problem =
-            core::check_category(skill.category.empty() ? std::nullopt : std::optional<std::string>(skill.category))) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_category(skill.category.empty() ? std::nullopt : std::optional<std::string>(skill.category)); !ok) {
+      return pass(ok.error());
     }
     std::lock_guard lock(m_mutex);
     auto tx = Transaction::begin(*m_conn);
@@ -165,8 +164,8 @@ public:
       return pass(ok.error());
     }
     if (update.category && !update.category->empty()) {
-      if (auto problem = core::check_category(update.category)) {
-        return fail(ErrorCode::invalid_argument, *problem);
+      if (auto ok = core::check_category(update.category); !ok) {
+        return pass(ok.error());
       }
     }
     std::lock_guard lock(m_mutex);
