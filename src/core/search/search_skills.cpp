@@ -20,12 +20,14 @@ constexpr std::string_view k_db_key_prefix = "db:";
 
 // Lower is stronger: the user's database skill shadows the user's file skill,
 // which shadows a shared one (the order view resolves in).
-int layer_rank(std::string_view source) {
-  if (source == "database") {
+int layer_rank(Layer source) {
+  switch (source) {
+  case Layer::database:
     return 0;
-  }
-  if (source == "user") {
+  case Layer::user:
     return 1;
+  case Layer::shared:
+    break;
   }
   return 2;
 }
@@ -48,7 +50,7 @@ std::optional<std::int64_t> db_id_of(std::string_view key) {
 // project) and anything not owned by ctx's user or shared.
 bool visible(const SearchHit& hit, const Context& ctx, const std::unordered_set<std::string_view>& listed) {
   const bool own = ctx.user_id.has_value() && hit.owner == *ctx.user_id;
-  if (hit.source == "database") {
+  if (hit.source == Layer::database) {
     return own && db_id_of(hit.key).has_value();
   }
   if (!hit.owner.empty() && !own) {
@@ -62,12 +64,12 @@ SkillSearchResult to_result(SearchHit&& hit) {
   out.name = std::move(hit.name);
   out.description = std::move(hit.description);
   out.score = hit.score;
-  if (hit.source == "database") {
+  if (hit.source == Layer::database) {
     out.id = db_id_of(hit.key);
   } else {
     out.path = std::move(hit.key);
   }
-  out.source = std::move(hit.source);
+  out.source = hit.source;
   return out;
 }
 

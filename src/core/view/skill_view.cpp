@@ -145,7 +145,7 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   const YamlNode& fm = parsed.fields;
   if (!matches_platform(platform_tags(fm), ctx.os)) {
     ViewFailure failure = view_failure(ErrorCode::refused, "Skill '" + name + "' is not supported on this platform.");
-    failure.readiness_status = "unsupported";
+    failure.readiness_status = ReadinessStatus::unsupported;
     return tl::unexpected(std::move(failure));
   }
   const YamlNode* name_node = fm.get("name");
