@@ -4,6 +4,7 @@
 #include "core/limits.hpp"
 #include "core/manage/content_checks.hpp"
 #include "core/tenancy/permissions.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
 #include "skillrt/try.hpp"
@@ -20,8 +21,10 @@ Result<std::string> authorised_user(const Context& ctx, Operation op) {
   return *ctx.user_id;
 }
 
+// A database skill's name follows the create rule: Hermes can name every row.
 Result<void> check_name(std::string_view name) {
-  return check_new_skill_name(name);
+  SKILLRT_TRY(check_skill_name(name, SkillNameRule::create));
+  return {};
 }
 
 Result<void> check_content(std::string_view content) {

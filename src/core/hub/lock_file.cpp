@@ -7,6 +7,7 @@
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
 #include "core/util/strict_json.hpp"
+#include "core/validate/skill_name.hpp"
 #include "skillrt/try.hpp"
 
 namespace skillrt::core::hub {
@@ -14,28 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-
-Result<void> check_segment(std::string_view segment, std::string_view what) {
-  const std::string shown = "'" + std::string(segment) + "'";
-  if (segment.empty()) {
-    return fail(ErrorCode::invalid_argument, std::string(what) + " has an empty path segment");
-  }
-  if (segment == "." || segment == "..") {
-    return fail(ErrorCode::invalid_argument, std::string(what) + " may not contain the segment " + shown);
-  }
-  if (segment.front() == '.') {
-    return fail(ErrorCode::invalid_argument,
-                std::string(what) + " segment " + shown + " starts with '.' (dot folders are never skills)");
-  }
-  for (const char c : segment) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '/' || c == '\\' || c == ':' || u < 0x20 || u == 0x7f) {
-      return fail(ErrorCode::invalid_argument,
-                  std::string(what) + " segment " + shown + " contains a '/', '\\', ':' or control character");
-    }
-  }
-  return {};
-}
 
 std::vector<std::string_view> split_slash(std::string_view text) {
   std::vector<std::string_view> out;
@@ -193,14 +172,8 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
 } // namespace
 
 Result<void> validate_hub_skill_name(std::string_view name) {
-  if (name.size() > limits::k_max_name_length) {
-    return fail(ErrorCode::invalid_argument,
-                "skill name is longer than " + std::to_string(limits::k_max_name_length) + " bytes");
-  }
-  if (name.find('/') != std::string_view::npos) {
-    return fail(ErrorCode::invalid_argument, "skill name '" + std::string(name) + "' must be a single path segment");
-  }
-  return check_segment(name, "skill name");
+  SKILLRT_TRY(check_skill_name(name, SkillNameRule::install));
+  return {};
 }
 
 Result<void> validate_hub_category(std::string_view category) {
@@ -211,7 +184,7 @@ Result<void> validate_hub_category(std::string_view category) {
     return fail(ErrorCode::invalid_argument, "category is longer than k_max_bundle_path_bytes");
   }
   for (const std::string_view segment : split_slash(category)) {
-    if (auto ok = check_segment(segment, "category"); !ok) {
+    if (auto ok = check_name_segment(segment, "category"); !ok) {
       return ok;
     }
   }
@@ -227,7 +200,7 @@ Result<void> validate_install_path(std::string_view install_path, std::string_vi
   }
   const std::vector<std::string_view> segments = split_slash(install_path);
   for (const std::string_view segment : segments) {
-    if (auto ok = check_segment(segment, "install_path '" + std::string(install_path) + "'"); !ok) {
+    if (auto ok = check_name_segment(segment, "install_path '" + std::string(install_path) + "'"); !ok) {
       return ok;
     }
   }

@@ -31,13 +31,14 @@ std::string_view strip_boms(std::string_view text) {
   return text;
 }
 
-Result<void> check_hermes_name(std::string_view name, std::string_view what) {
+// A category follows Hermes' name rule (the skill name's own check is
+// validate/skill_name.hpp, SkillNameRule::create, with the same wording).
+Result<void> check_category_name(std::string_view name) {
   if (name.size() > limits::k_max_name_length) {
-    return invalid(std::string(what) + " exceeds " + std::to_string(limits::k_max_name_length) + " characters.");
+    return invalid("Category exceeds " + std::to_string(limits::k_max_name_length) + " characters.");
   }
   if (!is_hermes_name(name)) {
-    return invalid("Invalid " + std::string(what == "Skill name" ? "skill name" : "category") + " '" +
-                   sanitize_utf8(name) +
+    return invalid("Invalid category '" + sanitize_utf8(name) +
                    "'. Use lowercase letters, numbers, hyphens, dots, and underscores. Must start with a letter or digit.");
   }
   return {};
@@ -82,13 +83,6 @@ ParsedSkill parse_skill(std::string_view raw) {
 
 } // namespace
 
-Result<void> check_new_skill_name(std::string_view name) {
-  if (name.empty()) {
-    return invalid("Skill name is required.");
-  }
-  return check_hermes_name(name, "Skill name");
-}
-
 Result<void> check_category(const std::optional<std::string>& category) {
   if (!category || is_blank(*category)) {
     return {};
@@ -101,7 +95,7 @@ Result<void> check_category(const std::optional<std::string>& category) {
   if (value.size() > limits::k_max_category_length) {
     return invalid("Category exceeds " + std::to_string(limits::k_max_category_length) + " characters.");
   }
-  return check_hermes_name(value, "Category");
+  return check_category_name(value);
 }
 
 Result<void> check_skill_frontmatter(std::string_view content) {

@@ -12,8 +12,7 @@
 
 namespace skillrt::core {
 
-// Rule 5: required, at most 64 characters, ^[a-z0-9][a-z0-9._-]*$.
-Result<void> check_new_skill_name(std::string_view name);
+// Rule 5 (the skill name) is validate/skill_name.hpp's SkillNameRule::create.
 
 // Rule 6 (create only): absent or blank is fine; otherwise one directory segment
 // obeying the name rule.

@@ -13,6 +13,7 @@
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
@@ -71,7 +72,7 @@ bool has_category(const ManageRequest& request) {
 ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRequest& request) {
   const std::string& name = request.name;
   const std::string& content = *request.content;
-  if (auto ok = check_new_skill_name(name); !ok) {
+  if (auto ok = check_skill_name(name, SkillNameRule::create); !ok) {
     return manage_failure(std::move(ok.error()));
   }
   if (auto ok = check_category(request.category); !ok) {

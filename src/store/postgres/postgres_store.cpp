@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
 #include "core/yaml/utf8.hpp"
 #include "store/postgres/pg_connection.hpp"
@@ -136,7 +137,7 @@ class PostgresStore final : public core::SkillStore {
     if (auto ok = check_scope(user_id); !ok) {
       return pass(ok.error());
     }
-    if (auto ok = core::check_new_skill_name(skill.name); !ok) {
+    if (auto ok = core::check_skill_name(skill.name, core::SkillNameRule::create); !ok) {
       return pass(ok.error());
     }
     if (auto ok = core::check_category(skill.category.empty() ? std::nullopt
@@ -189,7 +190,7 @@ class PostgresStore final : public core::SkillStore {
         return pass(ok.error());
       }
     }
-    if (!core::check_new_skill_name(name)) {
+    if (!core::check_skill_name(name, core::SkillNameRule::create)) {
       return not_found(name);  // create refuses such names: no row can have one
     }
     std::lock_guard lock(m_mutex);
@@ -381,7 +382,7 @@ class PostgresStore final : public core::SkillStore {
 
   // Caller holds m_mutex.
   Result<DbSkill> active_row(std::string_view user_id, std::string_view name, bool for_update) {
-    if (!core::check_new_skill_name(name)) {
+    if (!core::check_skill_name(name, core::SkillNameRule::create)) {
       return not_found(name);  // create refuses such names: no row can have one
     }
     auto rows = m_conn.exec(for_update ? "SELECT " SKILLRT_PG_ROW_COLUMNS " FROM hermes_skills"

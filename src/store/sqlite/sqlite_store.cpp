@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
 #include "store/sqlite/fts_query.hpp"
 #include "store/sqlite/scoped_ranking.hpp"
@@ -110,7 +111,7 @@ public:
     if (auto ok = check_scope(user_id); !ok) {
       return pass(ok.error());
     }
-    if (auto ok = core::check_new_skill_name(skill.name); !ok) {
+    if (auto ok = core::check_skill_name(skill.name, core::SkillNameRule::create); !ok) {
       return pass(ok.error());
     }
     if (auto ok = core::check_category(skill.category.empty() ? std::nullopt : std::optional<std::string>(skill.category)); !ok) {

@@ -16,27 +16,7 @@ std::optional<std::string> message_of(const Result<void>& checked) {
 
 const std::string k_valid = "---\nname: demo\ndescription: A demo\n---\n# Body\n";
 
-TEST(ManageNameRules, AcceptsHermesNames) {
-  EXPECT_EQ(message_of(check_new_skill_name("deploy-k8s_v1.2")), std::nullopt);
-  EXPECT_EQ(message_of(check_new_skill_name("0day")), std::nullopt);
-}
-
-TEST(ManageNameRules, RefusesEmptyLongAndBadNames) {
-  EXPECT_EQ(message_of(check_new_skill_name("")), "Skill name is required.");
-  EXPECT_EQ(message_of(check_new_skill_name(std::string(limits::k_max_name_length + 1, 'a'))), "Skill name exceeds 64 characters.");
-  EXPECT_EQ(message_of(check_new_skill_name(std::string(limits::k_max_name_length, 'a'))), std::nullopt);
-  for (const char* bad : {"Upper", "-lead", ".lead", "a/b", "a b", "../x", "a\\b"}) {
-    auto problem = message_of(check_new_skill_name(bad));
-    ASSERT_TRUE(problem) << bad;
-    EXPECT_EQ(problem->rfind("Invalid skill name '", 0), 0U) << *problem;
-  }
-}
-
-TEST(ManageNameRules, RefusesConfusablesAndNul) {
-  // A Cyrillic 'а' (U+0430) looks like the Latin one.
-  EXPECT_TRUE(message_of(check_new_skill_name("\xD0\xB0pi-helper")));
-  EXPECT_TRUE(message_of(check_new_skill_name(std::string("ab\0cd", 5))));
-}
+// The skill-name rule of create is tested with the one checker (tests/unit/validate/skill_name_test.cpp).
 
 TEST(ManageCategoryRules, SingleSegmentOnly) {
   EXPECT_EQ(message_of(check_category(std::nullopt)), std::nullopt);
