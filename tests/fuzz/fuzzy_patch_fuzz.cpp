@@ -102,9 +102,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   auto result = skillrt::core::fuzzy_find_replace(content, old_string, new_string, replace_all);
   if (!result) {
-    check(!result.error().error.empty());
-    check(result.error().no_match == (result.error().error == "Could not find a match for old_string in the file"));
-    if (result.error().no_match) {
+    check(!result.error().message.empty());
+    check((result.error().code == skillrt::ErrorCode::not_found) == (result.error().message == "Could not find a match for old_string in the file"));
+    if ((result.error().code == skillrt::ErrorCode::not_found)) {
       (void)skillrt::core::did_you_mean(content, old_string);
     }
   } else {

@@ -68,8 +68,8 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   }
   auto replaced = fuzzy_find_replace(*current, old_string, new_string, request.replace_all);
   if (!replaced) {
-    std::string error = replaced.error().error;
-    if (replaced.error().no_match) {
+    std::string error = replaced.error().message;
+    if (replaced.error().code == ErrorCode::not_found) {
       const std::string hint = did_you_mean(*current, old_string);
       if (!hint.empty()) {
         error += std::string(k_did_you_mean) + hint;
