@@ -1,7 +1,7 @@
 // Fuzzes the fuzzy find-and-replace (spec §2.11). The input is split into
 // content / old / new at the first two "\n@@\n" separators; the first byte
 // chooses replace_all. Invariants (abort on violation):
-//  - a failure carries a message, and no_match exactly for the no-match one;
+//  - a failure carries a message, and not_found exactly for the no-match one;
 //  - a success made ≥ 1 replacement, and an exact one equals a naive
 //    left-to-right replace of old by new;
 //  - when content, old and new are valid UTF-8, so is the result (the
