@@ -8,7 +8,7 @@
 #include "core/util/read_file.hpp"
 #include "core/view/file_serving.hpp"
 #include "core/view/linked_files.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "mcp/server_state.hpp"
 
 namespace skillrt::mcp {

@@ -6,7 +6,7 @@
 
 #include "core/util/sha256.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "mcp/resource_files.hpp"
 #include "mcp/server_state.hpp"
 #include "protocol/json_text.hpp"

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "protocol/json_text.hpp"
 
 namespace skillrt::protocol {

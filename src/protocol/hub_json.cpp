@@ -1,7 +1,7 @@
 // JSON of the hub commands (see hub_json.hpp).
 #include "protocol/hub_json.hpp"
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "protocol/error_json.hpp"
 #include "protocol/scan_json.hpp"
 

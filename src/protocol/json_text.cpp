@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::protocol {
 

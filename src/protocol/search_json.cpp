@@ -46,7 +46,7 @@ Json search_json(std::string_view query, const Result<core::SkillSearch>& search
     Json item = Json::object();
     item["name"] = json_text(hit.name);
     item["description"] = json_text(hit.description);
-    item["source"] = hit.source;
+    item["source"] = core::layer_name(hit.source);
     item["score"] = rounded_score(hit.score);
     if (hit.path) {
       item["path"] = json_text(*hit.path);
@@ -66,7 +66,7 @@ std::string search_text(const core::SkillSearch& search) {
   for (const core::SkillSearchResult& hit : search.results) {
     out += one_line(hit.name);
     out += "  [";
-    out += hit.source;
+    out += core::layer_name(hit.source);
     out += "]";
     if (!hit.description.empty()) {
       out += "  ";

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "protocol/hub_json.hpp"
 
 namespace skillrt::protocol {

@@ -51,7 +51,7 @@ Json view_failure_json(const core::ViewFailure& failure) {
     out["available_files"] = groups_json(*failure.available_files);
   }
   if (failure.readiness_status) {
-    out["readiness_status"] = *failure.readiness_status;
+    out["readiness_status"] = core::readiness_status_name(*failure.readiness_status);
   }
   if (failure.hint) {
     out["hint"] = *failure.hint;
@@ -80,7 +80,7 @@ Json skill_document_json(const core::SkillDocument& doc) {
   out["missing_required_commands"] = Json::array();
   out["setup_needed"] = ready.setup_needed;
   out["setup_skipped"] = ready.setup_skipped;
-  out["readiness_status"] = ready.readiness_status;
+  out["readiness_status"] = core::readiness_status_name(ready.readiness_status);
   out["_source_path"] = json_text(doc.source_path.string());
   if (ready.setup_help) {
     out["setup_help"] = *ready.setup_help;

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::sources {
 

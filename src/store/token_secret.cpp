@@ -12,7 +12,7 @@
 #include "core/tenancy/user_id.hpp"
 #include "core/util/sha256.hpp"
 #include "core/util/utc_time.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::store::tokens {
 namespace {

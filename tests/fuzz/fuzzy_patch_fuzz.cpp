@@ -1,7 +1,7 @@
 // Fuzzes the fuzzy find-and-replace (spec §2.11). The input is split into
 // content / old / new at the first two "\n@@\n" separators; the first byte
 // chooses replace_all. Invariants (abort on violation):
-//  - a failure carries a message, and no_match exactly for the no-match one;
+//  - a failure carries a message, and not_found exactly for the no-match one;
 //  - a success made ≥ 1 replacement, and an exact one equals a naive
 //    left-to-right replace of old by new;
 //  - when content, old and new are valid UTF-8, so is the result (the
@@ -102,9 +102,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   auto result = skillrt::core::fuzzy_find_replace(content, old_string, new_string, replace_all);
   if (!result) {
-    check(!result.error().error.empty());
-    check(result.error().no_match == (result.error().error == "Could not find a match for old_string in the file"));
-    if (result.error().no_match) {
+    check(!result.error().message.empty());
+    check((result.error().code == skillrt::ErrorCode::not_found) == (result.error().message == "Could not find a match for old_string in the file"));
+    if ((result.error().code == skillrt::ErrorCode::not_found)) {
       (void)skillrt::core::did_you_mean(content, old_string);
     }
   } else {

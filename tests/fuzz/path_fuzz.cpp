@@ -65,7 +65,7 @@ bool within(const fs::path& inner, const fs::path& outer) {
 }
 
 void fuzz_name(std::string_view name) {
-  const auto checked = check_skill_name(name);
+  const auto checked = checked_lookup_name(name);
   if (!checked) {
     check(!checked.error().error.empty());
     return;

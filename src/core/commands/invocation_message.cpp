@@ -11,7 +11,7 @@
 #include "core/view/preprocess.hpp"
 #include "core/view/readiness.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {

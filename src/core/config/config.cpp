@@ -14,6 +14,7 @@
 #include "core/util/read_file.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/yaml_emit.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 
@@ -334,9 +335,7 @@ Result<bool> set_project_trust(const fs::path& config_path, const std::string& d
       return fail(ErrorCode::io_error, "cannot create " + config_path.parent_path().string() + ": " + ec.message());
     }
   }
-  if (auto written = write_file_atomic(config_path, out); !written) {
-    return tl::unexpected(written.error());
-  }
+  SKILLRT_TRY(write_file_atomic(config_path, out));
   return true;
 }
 

@@ -4,8 +4,10 @@
 #include "core/limits.hpp"
 #include "core/manage/content_checks.hpp"
 #include "core/tenancy/permissions.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -15,16 +17,13 @@ Result<std::string> authorised_user(const Context& ctx, Operation op) {
   if (!ctx.user_id || ctx.user_id->empty()) {
     return fail(ErrorCode::refused, std::string(k_db_needs_user));
   }
-  if (auto allowed = check_permission(ctx, op, Layer::database, *ctx.user_id); !allowed) {
-    return tl::unexpected<Error>(allowed.error());
-  }
+  SKILLRT_TRY(check_permission(ctx, op, Layer::database, *ctx.user_id));
   return *ctx.user_id;
 }
 
+// A database skill's name follows the create rule: Hermes can name every row.
 Result<void> check_name(std::string_view name) {
-  if (auto problem = check_new_skill_name(name)) {
-    return fail(ErrorCode::invalid_argument, *problem);
-  }
+  SKILLRT_TRY(check_skill_name(name, SkillNameRule::create));
   return {};
 }
 
@@ -32,10 +31,7 @@ Result<void> check_content(std::string_view content) {
   if (trim_ascii_space(content).empty()) {
     return fail(ErrorCode::invalid_argument, "Content cannot be empty.");
   }
-  if (auto problem = check_content_chars(content, "SKILL.md")) {
-    return fail(ErrorCode::limit_exceeded, *problem);
-  }
-  return {};
+  return check_content_chars(content, "SKILL.md");
 }
 
 Result<void> check_description(std::string_view description) {
@@ -50,10 +46,7 @@ Result<void> check_category_text(const std::string& category) {
   if (category.empty()) {
     return {};
   }
-  if (auto problem = check_category(category)) {
-    return fail(ErrorCode::invalid_argument, *problem);
-  }
-  return {};
+  return check_category(category);
 }
 
 void announce(const Context& ctx, ChangeKind kind, const DbSkill& row) {
@@ -80,41 +73,28 @@ std::string description_from_content(std::string_view content) {
 }
 
 Result<std::vector<DbSkill>> db_list_skills(const Context& ctx, SkillStore& store) {
-  auto user = authorised_user(ctx, Operation::list);
-  if (!user) {
-    return tl::unexpected<Error>(user.error());
-  }
-  return store.list_skills(*user);
+  SKILLRT_TRY_ASSIGN(const std::string user, authorised_user(ctx, Operation::list));
+  return store.list_skills(user);
 }
 
 Result<DbSkill> db_get_skill(const Context& ctx, SkillStore& store, std::string_view name) {
-  auto user = authorised_user(ctx, Operation::read);
-  if (!user) {
-    return tl::unexpected<Error>(user.error());
-  }
-  if (auto ok = check_name(name); !ok) {
-    return tl::unexpected<Error>(ok.error());
-  }
-  return store.get_skill(*user, name);
+  SKILLRT_TRY_ASSIGN(const std::string user, authorised_user(ctx, Operation::read));
+  SKILLRT_TRY(check_name(name));
+  return store.get_skill(user, name);
 }
 
 Result<DbSkill> db_create_skill(const Context& ctx, SkillStore& store, const DbSkillCreate& request) {
-  auto user = authorised_user(ctx, Operation::create);
-  if (!user) {
-    return tl::unexpected<Error>(user.error());
-  }
+  SKILLRT_TRY_ASSIGN(const std::string user, authorised_user(ctx, Operation::create));
   NewDbSkill row;
   row.name = request.name;
   row.content = request.content;
   row.category = request.category;
   row.description = request.description ? *request.description : description_from_content(request.content);
-  for (const Result<void>& ok : {check_name(row.name), check_category_text(row.category), check_content(row.content),
-                                 check_description(row.description)}) {
-    if (!ok) {
-      return tl::unexpected<Error>(ok.error());
-    }
-  }
-  auto created = store.create_skill(*user, row);
+  SKILLRT_TRY(check_name(row.name));
+  SKILLRT_TRY(check_category_text(row.category));
+  SKILLRT_TRY(check_content(row.content));
+  SKILLRT_TRY(check_description(row.description));
+  auto created = store.create_skill(user, row);
   if (created) {
     announce(ctx, ChangeKind::created, *created);
   }
@@ -123,13 +103,8 @@ Result<DbSkill> db_create_skill(const Context& ctx, SkillStore& store, const DbS
 
 Result<DbSkill> db_update_skill(const Context& ctx, SkillStore& store, std::string_view name,
                                 const DbSkillChange& change) {
-  auto user = authorised_user(ctx, Operation::update);
-  if (!user) {
-    return tl::unexpected<Error>(user.error());
-  }
-  if (auto ok = check_name(name); !ok) {
-    return tl::unexpected<Error>(ok.error());
-  }
+  SKILLRT_TRY_ASSIGN(const std::string user, authorised_user(ctx, Operation::update));
+  SKILLRT_TRY(check_name(name));
   if (!change.content && !change.category && !change.description) {
     return fail(ErrorCode::invalid_argument, "Nothing to update: give new content, a category or a description.");
   }
@@ -138,9 +113,7 @@ Result<DbSkill> db_update_skill(const Context& ctx, SkillStore& store, std::stri
   update.category = change.category;
   update.description = change.description;
   if (change.content) {
-    if (auto ok = check_content(*change.content); !ok) {
-      return tl::unexpected<Error>(ok.error());
-    }
+    SKILLRT_TRY(check_content(*change.content));
     if (!change.description) {
       // New content brings its own description (when it declares one).
       if (std::string declared = description_from_content(*change.content); !declared.empty()) {
@@ -149,16 +122,12 @@ Result<DbSkill> db_update_skill(const Context& ctx, SkillStore& store, std::stri
     }
   }
   if (change.category) {
-    if (auto ok = check_category_text(*change.category); !ok) {
-      return tl::unexpected<Error>(ok.error());
-    }
+    SKILLRT_TRY(check_category_text(*change.category));
   }
   if (update.description) {
-    if (auto ok = check_description(*update.description); !ok) {
-      return tl::unexpected<Error>(ok.error());
-    }
+    SKILLRT_TRY(check_description(*update.description));
   }
-  auto updated = store.update_skill(*user, name, update);
+  auto updated = store.update_skill(user, name, update);
   if (updated) {
     announce(ctx, ChangeKind::updated, *updated);
   }
@@ -166,14 +135,9 @@ Result<DbSkill> db_update_skill(const Context& ctx, SkillStore& store, std::stri
 }
 
 Result<DbSkill> db_delete_skill(const Context& ctx, SkillStore& store, std::string_view name) {
-  auto user = authorised_user(ctx, Operation::remove);
-  if (!user) {
-    return tl::unexpected<Error>(user.error());
-  }
-  if (auto ok = check_name(name); !ok) {
-    return tl::unexpected<Error>(ok.error());
-  }
-  auto deleted = store.delete_skill(*user, name);
+  SKILLRT_TRY_ASSIGN(const std::string user, authorised_user(ctx, Operation::remove));
+  SKILLRT_TRY(check_name(name));
+  auto deleted = store.delete_skill(user, name);
   if (deleted) {
     announce(ctx, ChangeKind::deleted, *deleted);
   }

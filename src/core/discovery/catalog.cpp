@@ -16,7 +16,7 @@
 #include "core/limits.hpp"
 #include "core/tenancy/user_home.hpp"
 #include "core/tenancy/user_id.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 

@@ -12,7 +12,7 @@
 #include "core/limits.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 

@@ -1,38 +1,20 @@
 // lock.json: model, validation, strict reader and atomic writer (see lock_file.hpp).
 #include "core/hub/lock_file.hpp"
 
+#include <nlohmann/json.hpp>
 
 #include "core/limits.hpp"
-#include "core/memory/state_json.hpp"
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/strict_json.hpp"
+#include "core/validate/skill_name.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core::hub {
 namespace {
 
+using nlohmann::json;
 
-Result<void> check_segment(std::string_view segment, std::string_view what) {
-  const std::string shown = "'" + std::string(segment) + "'";
-  if (segment.empty()) {
-    return fail(ErrorCode::invalid_argument, std::string(what) + " has an empty path segment");
-  }
-  if (segment == "." || segment == "..") {
-    return fail(ErrorCode::invalid_argument, std::string(what) + " may not contain the segment " + shown);
-  }
-  if (segment.front() == '.') {
-    return fail(ErrorCode::invalid_argument,
-                std::string(what) + " segment " + shown + " starts with '.' (dot folders are never skills)");
-  }
-  for (const char c : segment) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '/' || c == '\\' || c == ':' || u < 0x20 || u == 0x7f) {
-      return fail(ErrorCode::invalid_argument,
-                  std::string(what) + " segment " + shown + " contains a '/', '\\', ':' or control character");
-    }
-  }
-  return {};
-}
 
 std::vector<std::string_view> split_slash(std::string_view text) {
   std::vector<std::string_view> out;
@@ -49,15 +31,15 @@ std::vector<std::string_view> split_slash(std::string_view text) {
 
 void put_string(std::string& out, std::string_view indent, std::string_view key, std::string_view value, bool comma) {
   out += indent;
-  out += quote_json_string(key);
+  out += json_quoted(key);
   out += ": ";
-  out += quote_json_string(sanitize_utf8(value));
+  out += json_quoted(value);
   out += comma ? ",\n" : "\n";
 }
 
 void put_number(std::string& out, std::string_view indent, std::string_view key, std::uint64_t value, bool comma) {
   out += indent;
-  out += quote_json_string(key);
+  out += json_quoted(key);
   out += ": ";
   out += std::to_string(value);
   out += comma ? ",\n" : "\n";
@@ -89,7 +71,7 @@ void render_entry(std::string& out, const LockEntry& e) {
   } else {
     out += std::string(in) + "\"files\": [\n";
     for (std::size_t i = 0; i < e.files.size(); ++i) {
-      out += in2 + quote_json_string(sanitize_utf8(e.files[i])) + (i + 1 < e.files.size() ? ",\n" : "\n");
+      out += in2 + json_quoted(e.files[i]) + (i + 1 < e.files.size() ? ",\n" : "\n");
     }
     out += std::string(in) + "],\n";
   }
@@ -103,33 +85,35 @@ void render_entry(std::string& out, const LockEntry& e) {
 
 // Reads the string member `key` of `obj` into `out`; absent is fine (old or
 // hand-edited files), a wrong type is corruption.
-Result<void> read_string(const StateJson& obj, std::string_view key, std::string& out, const std::string& where) {
-  const StateJson* v = obj.find(key);
-  if (v == nullptr || v->kind == StateJson::Kind::null) {
+Result<void> read_string(const json& obj, std::string_view key, std::string& out, const std::string& where) {
+  const auto v = obj.find(key);
+  if (v == obj.end() || v->is_null()) {
     return {};
   }
-  if (v->kind != StateJson::Kind::string) {
+  if (!v->is_string()) {
     return fail(ErrorCode::parse_error, where + ": \"" + std::string(key) + "\" must be a string");
   }
-  out = v->text;
+  out = v->get<std::string>();
   return {};
 }
 
-Result<void> read_count(const StateJson& obj, std::string_view key, std::uint64_t& out, const std::string& where) {
-  const StateJson* v = obj.find(key);
-  if (v == nullptr) {
+// Counts are written as plain digits; at most 18 of them, as before nlohmann.
+constexpr std::uint64_t k_max_count = 999'999'999'999'999'999ULL;
+
+Result<void> read_count(const json& obj, std::string_view key, std::uint64_t& out, const std::string& where) {
+  const auto v = obj.find(key);
+  if (v == obj.end()) {
     return {};
   }
-  if (v->kind != StateJson::Kind::number || v->text.empty() ||
-      v->text.find_first_not_of("0123456789") != std::string::npos || v->text.size() > 18) {
+  if (!v->is_number_unsigned() || v->get<std::uint64_t>() > k_max_count) {
     return fail(ErrorCode::parse_error, where + ": \"" + std::string(key) + "\" must be a non-negative integer");
   }
-  out = std::stoull(v->text);
+  out = v->get<std::uint64_t>();
   return {};
 }
 
-Result<LockEntry> parse_entry(const StateJson& obj, const std::string& where) {
-  if (obj.kind != StateJson::Kind::object) {
+Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
+  if (!obj.is_object()) {
     return fail(ErrorCode::parse_error, where + " must be an object");
   }
   LockEntry e;
@@ -149,12 +133,10 @@ Result<LockEntry> parse_entry(const StateJson& obj, const std::string& where) {
       {"updated_at", &e.updated_at},
   };
   for (const auto& [key, target] : strings) {
-    if (auto ok = read_string(obj, key, *target, where); !ok) {
-      return tl::unexpected(ok.error());
-    }
+    SKILLRT_TRY(read_string(obj, key, *target, where));
   }
-  if (const StateJson* f = obj.find("findings"); f != nullptr) {
-    if (f->kind != StateJson::Kind::object) {
+  if (const auto f = obj.find("findings"); f != obj.end()) {
+    if (!f->is_object()) {
       return fail(ErrorCode::parse_error, where + ": \"findings\" must be an object");
     }
     const std::string fw = where + ".findings";
@@ -163,32 +145,26 @@ Result<LockEntry> parse_entry(const StateJson& obj, const std::string& where) {
                                       {"high", &e.findings.high},
                                       {"medium", &e.findings.medium},
                                       {"low", &e.findings.low}}) {
-      if (auto ok = read_count(*f, key, *target, fw); !ok) {
-        return tl::unexpected(ok.error());
-      }
+      SKILLRT_TRY(read_count(*f, key, *target, fw));
     }
   }
-  if (const StateJson* files = obj.find("files"); files != nullptr) {
-    if (files->kind != StateJson::Kind::array) {
+  if (const auto files = obj.find("files"); files != obj.end()) {
+    if (!files->is_array()) {
       return fail(ErrorCode::parse_error, where + ": \"files\" must be an array");
     }
-    for (const StateJson& item : files->items) {
-      if (item.kind != StateJson::Kind::string) {
+    for (const json& item : *files) {
+      if (!item.is_string()) {
         return fail(ErrorCode::parse_error, where + ": \"files\" must hold strings only");
       }
-      e.files.push_back(item.text);
+      e.files.push_back(item.get<std::string>());
     }
   }
-  if (const StateJson* sig = obj.find("signature"); sig != nullptr) {
-    if (sig->kind != StateJson::Kind::object) {
+  if (const auto sig = obj.find("signature"); sig != obj.end()) {
+    if (!sig->is_object()) {
       return fail(ErrorCode::parse_error, where + ": \"signature\" must be an object");
     }
-    if (auto ok = read_string(*sig, "status", e.signature_status, where + ".signature"); !ok) {
-      return tl::unexpected(ok.error());
-    }
-    if (auto ok = read_string(*sig, "key", e.signature_key, where + ".signature"); !ok) {
-      return tl::unexpected(ok.error());
-    }
+    SKILLRT_TRY(read_string(*sig, "status", e.signature_status, where + ".signature"));
+    SKILLRT_TRY(read_string(*sig, "key", e.signature_key, where + ".signature"));
   }
   return e;
 }
@@ -196,14 +172,8 @@ Result<LockEntry> parse_entry(const StateJson& obj, const std::string& where) {
 } // namespace
 
 Result<void> validate_hub_skill_name(std::string_view name) {
-  if (name.size() > limits::k_max_name_length) {
-    return fail(ErrorCode::invalid_argument,
-                "skill name is longer than " + std::to_string(limits::k_max_name_length) + " bytes");
-  }
-  if (name.find('/') != std::string_view::npos) {
-    return fail(ErrorCode::invalid_argument, "skill name '" + std::string(name) + "' must be a single path segment");
-  }
-  return check_segment(name, "skill name");
+  SKILLRT_TRY(check_skill_name(name, SkillNameRule::install));
+  return {};
 }
 
 Result<void> validate_hub_category(std::string_view category) {
@@ -214,7 +184,7 @@ Result<void> validate_hub_category(std::string_view category) {
     return fail(ErrorCode::invalid_argument, "category is longer than k_max_bundle_path_bytes");
   }
   for (const std::string_view segment : split_slash(category)) {
-    if (auto ok = check_segment(segment, "category"); !ok) {
+    if (auto ok = check_name_segment(segment, "category"); !ok) {
       return ok;
     }
   }
@@ -230,7 +200,7 @@ Result<void> validate_install_path(std::string_view install_path, std::string_vi
   }
   const std::vector<std::string_view> segments = split_slash(install_path);
   for (const std::string_view segment : segments) {
-    if (auto ok = check_segment(segment, "install_path '" + std::string(install_path) + "'"); !ok) {
+    if (auto ok = check_name_segment(segment, "install_path '" + std::string(install_path) + "'"); !ok) {
       return ok;
     }
   }
@@ -250,7 +220,7 @@ std::string render_lock_json(const LockFile& lock) {
   out += "  \"installed\": {\n";
   std::size_t i = 0;
   for (const auto& [name, entry] : lock.installed) {
-    out += "    " + quote_json_string(sanitize_utf8(name)) + ": {\n";
+    out += "    " + json_quoted(name) + ": {\n";
     render_entry(out, entry);
     out += ++i < lock.installed.size() ? "    },\n" : "    }\n";
   }
@@ -259,33 +229,33 @@ std::string render_lock_json(const LockFile& lock) {
 }
 
 Result<LockFile> parse_lock_json(std::string_view text, const std::string& origin) {
-  auto doc = parse_state_json(text);
-  if (!doc) {
-    return fail(ErrorCode::parse_error, origin + " is corrupt (" + doc.error().message +
+  if (auto strict = check_strict_json(text, limits::k_max_state_json_depth); !strict) {
+    return fail(ErrorCode::parse_error, origin + " is corrupt (" + strict.error().message +
                                             "); fix or move it away — it is never overwritten while corrupt");
   }
+  const json doc = json::parse(text, nullptr, false);
   const auto corrupt = [&](const std::string& why) {
     return fail(ErrorCode::parse_error,
                 origin + " is corrupt: " + why + "; fix or move it away — it is never overwritten while corrupt");
   };
-  if (doc->kind != StateJson::Kind::object) {
+  if (!doc.is_object()) {
     return corrupt("the top level is not an object");
   }
   LockFile lock;
-  const StateJson* version = doc->find("version");
-  if (version == nullptr || version->kind != StateJson::Kind::number || version->text != "1") {
+  const auto version = doc.find("version");
+  if (version == doc.end() || !version->is_number_unsigned() || version->get<std::uint64_t>() != 1) {
     return corrupt("\"version\" must be 1");
   }
-  const StateJson* installed = doc->find("installed");
-  if (installed == nullptr || installed->kind != StateJson::Kind::object) {
+  const auto installed = doc.find("installed");
+  if (installed == doc.end() || !installed->is_object()) {
     return corrupt("\"installed\" must be an object");
   }
-  for (const StateJsonMember& member : installed->members) {
-    auto entry = parse_entry(member.value, "installed." + member.key);
+  for (const auto& [name, value] : installed->items()) {
+    auto entry = parse_entry(value, "installed." + name);
     if (!entry) {
       return corrupt(entry.error().message);
     }
-    lock.installed.emplace(member.key, std::move(*entry));
+    lock.installed.emplace(name, std::move(*entry));
   }
   return lock;
 }

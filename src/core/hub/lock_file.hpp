@@ -61,9 +61,10 @@ struct LockFile {
   bool operator==(const LockFile&) const = default;
 };
 
-// A skill name the hub may record: one safe path segment (not empty, not "."
-// or "..", no '/', '\\', ':', NUL or control characters, no leading '.'),
-// at most 64 bytes. Errors name the rule.
+// A skill name the hub may record: check_skill_name(name,
+// SkillNameRule::install) of validate/skill_name.hpp, kept under this name for
+// the hub's callers (placement, quarantine, uninstall, pending_commit) until
+// they call the checker directly.
 Result<void> validate_hub_skill_name(std::string_view name);
 
 // A category for `--category`: one or more safe segments joined by '/'.

@@ -16,7 +16,7 @@
 #include "core/util/atomic_file.hpp"
 #include "core/util/path_within.hpp"
 #include "core/util/read_file.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core::hub {
 namespace {

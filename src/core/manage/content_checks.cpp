@@ -5,13 +5,18 @@
 #include "core/limits.hpp"
 #include "core/validate/name_rules.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "core/yaml/yaml_node.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
 
 constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+
+tl::unexpected<Error> invalid(std::string message) {
+  return fail(ErrorCode::invalid_argument, std::move(message));
+}
 
 bool is_blank(std::string_view text) {
   return std::all_of(text.begin(), text.end(),
@@ -26,15 +31,17 @@ std::string_view strip_boms(std::string_view text) {
   return text;
 }
 
-std::optional<std::string> check_hermes_name(std::string_view name, std::string_view what) {
+// A category follows Hermes' name rule (the skill name's own check is
+// validate/skill_name.hpp, SkillNameRule::create, with the same wording).
+Result<void> check_category_name(std::string_view name) {
   if (name.size() > limits::k_max_name_length) {
-    return std::string(what) + " exceeds " + std::to_string(limits::k_max_name_length) + " characters.";
+    return invalid("Category exceeds " + std::to_string(limits::k_max_name_length) + " characters.");
   }
   if (!is_hermes_name(name)) {
-    return "Invalid " + std::string(what == "Skill name" ? "skill name" : "category") + " '" + sanitize_utf8(name) +
-           "'. Use lowercase letters, numbers, hyphens, dots, and underscores. Must start with a letter or digit.";
+    return invalid("Invalid category '" + sanitize_utf8(name) +
+                   "'. Use lowercase letters, numbers, hyphens, dots, and underscores. Must start with a letter or digit.");
   }
-  return std::nullopt;
+  return {};
 }
 
 struct ParsedSkill {
@@ -76,48 +83,41 @@ ParsedSkill parse_skill(std::string_view raw) {
 
 } // namespace
 
-std::optional<std::string> check_new_skill_name(std::string_view name) {
-  if (name.empty()) {
-    return std::string("Skill name is required.");
-  }
-  return check_hermes_name(name, "Skill name");
-}
-
-std::optional<std::string> check_category(const std::optional<std::string>& category) {
+Result<void> check_category(const std::optional<std::string>& category) {
   if (!category || is_blank(*category)) {
-    return std::nullopt;
+    return {};
   }
   const std::string& value = *category;
   if (value.find('/') != std::string::npos || value.find('\\') != std::string::npos) {
-    return "Invalid category '" + sanitize_utf8(value) +
-           "'. Use one directory name (lowercase letters, numbers, hyphens, dots, underscores), not a path.";
+    return invalid("Invalid category '" + sanitize_utf8(value) +
+                   "'. Use one directory name (lowercase letters, numbers, hyphens, dots, underscores), not a path.");
   }
   if (value.size() > limits::k_max_category_length) {
-    return "Category exceeds " + std::to_string(limits::k_max_category_length) + " characters.";
+    return invalid("Category exceeds " + std::to_string(limits::k_max_category_length) + " characters.");
   }
-  return check_hermes_name(value, "Category");
+  return check_category_name(value);
 }
 
-std::optional<std::string> check_skill_frontmatter(std::string_view content) {
+Result<void> check_skill_frontmatter(std::string_view content) {
   ParsedSkill parsed = parse_skill(content);
   if (parsed.error) {
-    return parsed.error;
+    return invalid(std::move(*parsed.error));
   }
   const YamlNode& fields = *parsed.fields;
   if (fields.get("name") == nullptr) {
-    return std::string("Frontmatter must include 'name' field.");
+    return invalid("Frontmatter must include 'name' field.");
   }
   const YamlNode* description = fields.get("description");
   if (description == nullptr) {
-    return std::string("Frontmatter must include 'description' field.");
+    return invalid("Frontmatter must include 'description' field.");
   }
   if (count_chars(description->to_string()) > limits::k_max_description_length) {
-    return "Description exceeds " + std::to_string(limits::k_max_description_length) + " characters.";
+    return invalid("Description exceeds " + std::to_string(limits::k_max_description_length) + " characters.");
   }
   if (is_blank(parsed.body)) {
-    return std::string("SKILL.md must have content after the frontmatter (instructions, procedures, etc.).");
+    return invalid("SKILL.md must have content after the frontmatter (instructions, procedures, etc.).");
   }
-  return std::nullopt;
+  return {};
 }
 
 std::string frontmatter_name_of(std::string_view content) {
@@ -173,30 +173,29 @@ std::string with_thousands(std::size_t n) {
   return out;
 }
 
-std::optional<std::string> check_content_chars(std::string_view content, std::string_view label) {
+Result<void> check_content_chars(std::string_view content, std::string_view label) {
   // Fast path: fewer bytes than the limit means fewer characters too.
   if (content.size() <= limits::k_max_skill_content_chars) {
-    return std::nullopt;
+    return {};
   }
   const std::size_t chars = count_chars(content);
   if (chars <= limits::k_max_skill_content_chars) {
-    return std::nullopt;
+    return {};
   }
-  return std::string(label) + " content is " + with_thousands(chars) +
-         " characters (limit: " + with_thousands(limits::k_max_skill_content_chars) +
-         "). Consider splitting into a smaller SKILL.md with supporting files in references/.";
+  return fail(ErrorCode::limit_exceeded,
+              std::string(label) + " content is " + with_thousands(chars) + " characters (limit: " +
+                  with_thousands(limits::k_max_skill_content_chars) +
+                  "). Consider splitting into a smaller SKILL.md with supporting files in references/.");
 }
 
-std::optional<std::string> check_file_content(std::string_view content, std::string_view label) {
-  if (auto too_long = check_content_chars(content, label)) {
-    return too_long;
-  }
+Result<void> check_file_content(std::string_view content, std::string_view label) {
+  SKILLRT_TRY(check_content_chars(content, label));
   if (content.size() > limits::k_max_skill_file_bytes_written) {
-    return "File content is " + with_thousands(content.size()) +
-           " bytes (limit: " + with_thousands(limits::k_max_skill_file_bytes_written) +
-           " bytes / 1 MiB). Consider splitting it.";
+    return fail(ErrorCode::limit_exceeded, "File content is " + with_thousands(content.size()) + " bytes (limit: " +
+                                               with_thousands(limits::k_max_skill_file_bytes_written) +
+                                               " bytes / 1 MiB). Consider splitting it.");
   }
-  return std::nullopt;
+  return {};
 }
 
 std::string preview_chars(std::string_view text, std::size_t max_chars, std::string_view ellipsis) {

@@ -13,13 +13,14 @@
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
 #include "core/tenancy/user_home.hpp"
 #include "core/util/atomic_file.hpp"
 #include "core/view/resolver.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -71,17 +72,17 @@ bool has_category(const ManageRequest& request) {
 ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRequest& request) {
   const std::string& name = request.name;
   const std::string& content = *request.content;
-  if (auto problem = check_new_skill_name(name)) {
-    return manage_failure(ErrorCode::invalid_argument, *problem);
+  if (auto ok = check_skill_name(name, SkillNameRule::create); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
-  if (auto problem = check_category(request.category)) {
-    return manage_failure(ErrorCode::invalid_argument, *problem);
+  if (auto ok = check_category(request.category); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
-  if (auto problem = check_skill_frontmatter(content)) {
-    return manage_failure(ErrorCode::invalid_argument, *problem);
+  if (auto ok = check_skill_frontmatter(content); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
-  if (auto problem = check_content_chars(content, "SKILL.md")) {
-    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  if (auto ok = check_content_chars(content, "SKILL.md"); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
   // Spec §5.1 item 7: the folder name and the advertised name agree from birth.
   const std::string declared = frontmatter_name_of(content);

@@ -16,7 +16,7 @@
 #include "core/manage/stray_temp_cleanup.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/util/path_within.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {

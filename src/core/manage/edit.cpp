@@ -10,11 +10,11 @@ namespace skillrt::core {
 
 ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequest& request) {
   const std::string& content = *request.content;
-  if (auto problem = check_skill_frontmatter(content)) {
-    return manage_failure(ErrorCode::invalid_argument, *problem);
+  if (auto ok = check_skill_frontmatter(content); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
-  if (auto problem = check_content_chars(content, "SKILL.md")) {
-    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  if (auto ok = check_content_chars(content, "SKILL.md"); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
   auto session = open_skill_for_write(ctx, cfg, request.name, std::string("SKILL.md"), false, manage_target_layer(ctx, request));
   if (!session) {

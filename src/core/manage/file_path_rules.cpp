@@ -7,7 +7,7 @@
 #include "core/limits.hpp"
 #include "core/util/containment.hpp"
 #include "core/view/name_check.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -4,7 +4,7 @@
 #include "core/events/event_bus.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/tenancy/permissions.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 
@@ -32,6 +32,10 @@ ManageResult manage_failure(ErrorCode code, std::string error) {
   out.code = code;
   out.error = std::move(error);
   return out;
+}
+
+ManageResult manage_failure(Error error) {
+  return manage_failure(error.code, std::move(error.message));
 }
 
 std::string quoted_name(const std::string& name) {

@@ -73,6 +73,8 @@ Layer manage_target_layer(const Context& ctx, const ManageRequest& request);
 
 // A failed result with a code and Hermes' message.
 ManageResult manage_failure(ErrorCode code, std::string error);
+// The same from a core Error (its code and message).
+ManageResult manage_failure(Error error);
 
 // Runs one skill_manage request against ctx's home with cfg. Never throws.
 ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageRequest& request);

@@ -8,7 +8,7 @@
 #include "core/manage/write_session.hpp"
 #include "core/patch/fuzzy_replace.hpp"
 #include "core/util/read_file.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -20,17 +20,17 @@ constexpr std::string_view k_change_ellipsis = "\xE2\x80\xA6"; // …
 
 // A pattern or replacement longer than any file we accept cannot be meant:
 // refuse it before the matcher spends time on it.
-std::optional<std::string> check_patch_string(std::string_view text, std::string_view label) {
+Result<void> check_patch_string(std::string_view text, std::string_view label) {
   if (text.size() <= limits::k_max_skill_content_chars) {
-    return std::nullopt;
+    return {};
   }
   const std::size_t chars = count_chars(text);
   if (chars <= limits::k_max_skill_content_chars) {
-    return std::nullopt;
+    return {};
   }
-  return std::string(label) + " is " + with_thousands(chars) +
-         " characters (limit: " + with_thousands(limits::k_max_skill_content_chars) +
-         "); no skill file can be that long.";
+  return fail(ErrorCode::limit_exceeded, std::string(label) + " is " + with_thousands(chars) + " characters (limit: " +
+                                             with_thousands(limits::k_max_skill_content_chars) +
+                                             "); no skill file can be that long.");
 }
 
 } // namespace
@@ -38,11 +38,11 @@ std::optional<std::string> check_patch_string(std::string_view text, std::string
 ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageRequest& request) {
   const std::string& old_string = *request.old_string;
   const std::string& new_string = *request.new_string;
-  if (auto problem = check_patch_string(old_string, "old_string")) {
-    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  if (auto ok = check_patch_string(old_string, "old_string"); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
-  if (auto problem = check_patch_string(new_string, "new_string")) {
-    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  if (auto ok = check_patch_string(new_string, "new_string"); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
   ManagedFilePath file{"SKILL.md", true};
   if (request.file_path) {
@@ -68,8 +68,8 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   }
   auto replaced = fuzzy_find_replace(*current, old_string, new_string, request.replace_all);
   if (!replaced) {
-    std::string error = replaced.error().error;
-    if (replaced.error().no_match) {
+    std::string error = replaced.error().message;
+    if (replaced.error().code == ErrorCode::not_found) {
       const std::string hint = did_you_mean(*current, old_string);
       if (!hint.empty()) {
         error += std::string(k_did_you_mean) + hint;
@@ -81,14 +81,14 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
   }
   const std::string& patched = replaced->content;
   if (file.is_skill_md) {
-    if (auto problem = check_content_chars(patched, "SKILL.md")) {
-      return manage_failure(ErrorCode::limit_exceeded, *problem);
+    if (auto ok = check_content_chars(patched, "SKILL.md"); !ok) {
+      return manage_failure(std::move(ok.error()));
     }
-    if (auto problem = check_skill_frontmatter(patched)) {
-      return manage_failure(ErrorCode::invalid_argument, "Patch would break SKILL.md structure: " + *problem);
+    if (auto ok = check_skill_frontmatter(patched); !ok) {
+      return manage_failure(ErrorCode::invalid_argument, "Patch would break SKILL.md structure: " + ok.error().message);
     }
-  } else if (auto problem = check_file_content(patched, file.rel)) {
-    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  } else if (auto ok = check_file_content(patched, file.rel); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
 
   FileTransaction transaction;

@@ -7,7 +7,7 @@
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
 #include "core/prompt/invalidate.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 

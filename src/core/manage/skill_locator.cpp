@@ -2,7 +2,7 @@
 
 #include "core/view/name_check.hpp"
 #include "core/view/resolver.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -42,7 +42,7 @@ std::vector<Root> layer_roots(const Catalog& catalog, Layer layer) {
 
 ManageExpected<ManagedSkill> locate_managed_skill(const Context& ctx, const Catalog& catalog, std::string_view raw_name,
                                                   bool for_write_file, std::optional<Layer> only) {
-  auto checked = check_skill_name(raw_name);
+  auto checked = checked_lookup_name(raw_name);
   if (!checked) {
     return tl::unexpected(from_view_failure(std::move(checked.error())));
   }

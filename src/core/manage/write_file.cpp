@@ -7,7 +7,7 @@
 #include "core/manage/file_path_rules.hpp"
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 
@@ -20,14 +20,14 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   }
   const std::string& content = *request.file_content;
   if (file->is_skill_md) {
-    if (auto problem = check_skill_frontmatter(content)) {
-      return manage_failure(ErrorCode::invalid_argument, *problem);
+    if (auto ok = check_skill_frontmatter(content); !ok) {
+      return manage_failure(std::move(ok.error()));
     }
-    if (auto problem = check_content_chars(content, "SKILL.md")) {
-      return manage_failure(ErrorCode::limit_exceeded, *problem);
+    if (auto ok = check_content_chars(content, "SKILL.md"); !ok) {
+      return manage_failure(std::move(ok.error()));
     }
-  } else if (auto problem = check_file_content(content, file->rel)) {
-    return manage_failure(ErrorCode::limit_exceeded, *problem);
+  } else if (auto ok = check_file_content(content, file->rel); !ok) {
+    return manage_failure(std::move(ok.error()));
   }
   auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, true, manage_target_layer(ctx, request));
   if (!session) {

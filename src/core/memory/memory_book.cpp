@@ -5,7 +5,8 @@
 #include "core/limits.hpp"
 #include "core/memory/memory.hpp"
 #include "core/util/text.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -91,12 +92,9 @@ std::size_t memory_used_chars(const std::vector<std::string>& entries) {
 }
 
 Result<std::string> memory_add_entry(MemoryStores& stores, MemoryTarget target, std::string_view raw_content) {
-  auto content = checked_text(raw_content, "content");
-  if (!content) {
-    return tl::unexpected(content.error());
-  }
+  SKILLRT_TRY_ASSIGN(const auto content, checked_text(raw_content, "content"));
   auto& entries = stores.entries(target);
-  if (std::find(entries.begin(), entries.end(), *content) != entries.end()) {
+  if (std::find(entries.begin(), entries.end(), content) != entries.end()) {
     return duplicate_error(target);
   }
   if (entries.size() >= limits::k_max_memory_entries) {
@@ -105,51 +103,32 @@ Result<std::string> memory_add_entry(MemoryStores& stores, MemoryTarget target, 
                                                std::to_string(limits::k_max_memory_entries) +
                                                "); replace or remove entries first");
   }
-  if (auto fits = check_budget(entries, target, 0, *content); !fits) {
-    return tl::unexpected(fits.error());
-  }
-  entries.emplace_back(*content);
+  SKILLRT_TRY(check_budget(entries, target, 0, content));
+  entries.emplace_back(content);
   return std::string("Entry added to ") + memory_target_name(target) + ".";
 }
 
 Result<std::string> memory_replace_entry(MemoryStores& stores, MemoryTarget target, std::string_view raw_old,
                                          std::string_view raw_content) {
-  auto old_text = checked_text(raw_old, "old_text");
-  if (!old_text) {
-    return tl::unexpected(old_text.error());
-  }
-  auto content = checked_text(raw_content, "content");
-  if (!content) {
-    return tl::unexpected(content.error());
-  }
+  SKILLRT_TRY_ASSIGN(const auto old_text, checked_text(raw_old, "old_text"));
+  SKILLRT_TRY_ASSIGN(const auto content, checked_text(raw_content, "content"));
   auto& entries = stores.entries(target);
-  auto index = find_single_match(entries, target, *old_text);
-  if (!index) {
-    return tl::unexpected(index.error());
-  }
+  SKILLRT_TRY_ASSIGN(const auto index, find_single_match(entries, target, old_text));
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (i != *index && entries[i] == *content) {
+    if (i != index && entries[i] == content) {
       return duplicate_error(target);
     }
   }
-  if (auto fits = check_budget(entries, target, utf8_length(entries[*index]), *content); !fits) {
-    return tl::unexpected(fits.error());
-  }
-  entries[*index] = std::string(*content);
+  SKILLRT_TRY(check_budget(entries, target, utf8_length(entries[index]), content));
+  entries[index] = std::string(content);
   return std::string("Entry replaced in ") + memory_target_name(target) + ".";
 }
 
 Result<std::string> memory_remove_entry(MemoryStores& stores, MemoryTarget target, std::string_view raw_old) {
-  auto old_text = checked_text(raw_old, "old_text");
-  if (!old_text) {
-    return tl::unexpected(old_text.error());
-  }
+  SKILLRT_TRY_ASSIGN(const auto old_text, checked_text(raw_old, "old_text"));
   auto& entries = stores.entries(target);
-  auto index = find_single_match(entries, target, *old_text);
-  if (!index) {
-    return tl::unexpected(index.error());
-  }
-  entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(*index));
+  SKILLRT_TRY_ASSIGN(const auto index, find_single_match(entries, target, old_text));
+  entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(index));
   return std::string("Entry removed from ") + memory_target_name(target) + ".";
 }
 

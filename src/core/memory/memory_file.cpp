@@ -1,32 +1,35 @@
 // memory.json: {"version":1,"memory":[...],"user":[...]}, one entry per string.
+#include <nlohmann/json.hpp>
+
 #include "core/limits.hpp"
 #include "core/memory/memory.hpp"
-#include "core/memory/state_json.hpp"
+#include "core/util/strict_json.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
 
-constexpr std::string_view k_memory_file_version = "1";
+constexpr std::uint64_t k_memory_file_version = 1;
 
-Result<std::vector<std::string>> decode_entries(const StateJson& document, MemoryTarget target) {
+Result<std::vector<std::string>> decode_entries(const nlohmann::json& document, MemoryTarget target) {
   std::vector<std::string> entries;
-  const StateJson* list = document.find(memory_target_name(target));
-  if (list == nullptr) {
+  const auto list = document.find(memory_target_name(target));
+  if (list == document.end()) {
     return entries; // a store never written to
   }
-  if (list->kind != StateJson::Kind::array) {
+  if (!list->is_array()) {
     return fail(ErrorCode::parse_error, std::string("\"") + memory_target_name(target) + "\" is not a list");
   }
-  if (list->items.size() > limits::k_max_memory_entries) {
+  if (list->size() > limits::k_max_memory_entries) {
     return fail(ErrorCode::parse_error, std::string("\"") + memory_target_name(target) + "\" holds more than " +
                                             std::to_string(limits::k_max_memory_entries) + " entries");
   }
-  for (const StateJson& item : list->items) {
-    if (item.kind != StateJson::Kind::string) {
+  for (const nlohmann::json& item : *list) {
+    if (!item.is_string()) {
       return fail(ErrorCode::parse_error,
                   std::string("an entry of \"") + memory_target_name(target) + "\" is not a string");
     }
-    entries.push_back(item.text);
+    entries.push_back(item.get<std::string>());
   }
   return entries;
 }
@@ -39,7 +42,7 @@ void encode_entries(std::string& out, const std::vector<std::string>& entries) {
   out += "[\n";
   for (std::size_t i = 0; i < entries.size(); ++i) {
     out += "    ";
-    out += quote_json_string(entries[i]);
+    out += json_quoted(entries[i]);
     out += i + 1 < entries.size() ? ",\n" : "\n";
   }
   out += "  ]";
@@ -48,20 +51,19 @@ void encode_entries(std::string& out, const std::vector<std::string>& entries) {
 } // namespace
 
 Result<MemoryStores> decode_memory_file(std::string_view text) {
-  auto document = parse_state_json(text);
-  if (!document) {
-    return tl::unexpected(document.error());
-  }
-  if (document->kind != StateJson::Kind::object) {
+  SKILLRT_TRY(check_strict_json(text, limits::k_max_state_json_depth));
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  if (!document.is_object()) {
     return fail(ErrorCode::parse_error, "the document is not a JSON object");
   }
-  const StateJson* version = document->find("version");
-  if (version == nullptr || version->kind != StateJson::Kind::number || version->text != k_memory_file_version) {
+  const auto version = document.find("version");
+  if (version == document.end() || !version->is_number_unsigned() ||
+      version->get<std::uint64_t>() != k_memory_file_version) {
     return fail(ErrorCode::parse_error, "unknown or missing \"version\" (expected 1)");
   }
   MemoryStores stores;
   for (const MemoryTarget target : {MemoryTarget::memory, MemoryTarget::user}) {
-    auto entries = decode_entries(*document, target);
+    auto entries = decode_entries(document, target);
     if (!entries) {
       return tl::unexpected(entries.error());
     }

@@ -2,6 +2,7 @@
 #include "core/memory/memory.hpp"
 #include "core/memory/user_state_file.hpp"
 #include "core/tenancy/user_home.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -9,14 +10,11 @@ namespace {
 // The stores in `path`; empty ones when the file does not exist yet. A file
 // that does not decode is an error naming it: it is never replaced silently.
 Result<MemoryStores> load_stores(const std::filesystem::path& path) {
-  auto bytes = read_user_state_file(path);
+  SKILLRT_TRY_ASSIGN(const std::optional<std::string> bytes, read_user_state_file(path));
   if (!bytes) {
-    return tl::unexpected(bytes.error());
-  }
-  if (!*bytes) {
     return MemoryStores{};
   }
-  auto stores = decode_memory_file(**bytes);
+  auto stores = decode_memory_file(*bytes);
   if (!stores) {
     return fail(ErrorCode::parse_error, path.string() + " is not a valid memory file (" + stores.error().message +
                                             "); it was left untouched: fix or remove it");
@@ -44,41 +42,21 @@ Result<MemoryResult> run_memory(const Context& ctx, const MemoryRequest& request
   if (!ctx.user_id) {
     return fail(ErrorCode::refused, std::string(k_memory_needs_user));
   }
-  auto home = ensure_user_home(ctx);
-  if (!home) {
-    return tl::unexpected(home.error());
-  }
+  SKILLRT_TRY_ASSIGN(const UserHome home, ensure_user_home(ctx));
   MemoryResult result;
   result.target = request.target;
   if (request.action == MemoryAction::list) {
-    auto stores = load_stores(home->memory);
-    if (!stores) {
-      return tl::unexpected(stores.error());
-    }
-    result.stores = std::move(*stores);
+    SKILLRT_TRY_ASSIGN(result.stores, load_stores(home.memory));
     const std::size_t count = result.stores.entries(request.target).size();
     result.message =
         std::to_string(count) + (count == 1 ? " entry in " : " entries in ") + memory_target_name(request.target) + ".";
     return result;
   }
 
-  auto lock = UserStateLock::acquire(ctx, "memory");
-  if (!lock) {
-    return tl::unexpected(lock.error());
-  }
-  auto stores = load_stores(home->memory);
-  if (!stores) {
-    return tl::unexpected(stores.error());
-  }
-  auto message = apply(*stores, request);
-  if (!message) {
-    return tl::unexpected(message.error());
-  }
-  if (auto written = write_user_state_file(home->memory, encode_memory_file(*stores)); !written) {
-    return tl::unexpected(written.error());
-  }
-  result.stores = std::move(*stores);
-  result.message = std::move(*message);
+  SKILLRT_TRY_ASSIGN(const UserStateLock lock, UserStateLock::acquire(ctx, "memory"));
+  SKILLRT_TRY_ASSIGN(result.stores, load_stores(home.memory));
+  SKILLRT_TRY_ASSIGN(result.message, apply(result.stores, request));
+  SKILLRT_TRY(write_user_state_file(home.memory, encode_memory_file(result.stores)));
   return result;
 }
 

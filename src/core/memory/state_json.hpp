@@ -1,7 +1,9 @@
-// The small, strict JSON reader and string quoting behind the per-user state
-// files (memory.json, todo.json). The core links no JSON library (nlohmann
-// lives in protocol/ and apps/), and these files need only a strict parser
-// plus a writer for strings, so this stays small.
+// DEPRECATED, kept only for src/core/hub/pending_commit.cpp and
+// src/core/sync/bundled_sync.cpp until their rewrite onto core/files lands
+// (issue 14); new code reads JSON with nlohmann::json inside its .cpp after
+// core/util/strict_json's check, and quotes strings with json_quoted.
+// No hand-written parser is left behind this header: parse_state_json is
+// check_strict_json + nlohmann, copied into the small tree below.
 #pragma once
 
 #include <string>
@@ -20,7 +22,7 @@ struct StateJson {
 
   Kind kind = Kind::null;
   bool boolean = false;
-  std::string text;                                       // a string's value, or a number's literal
+  std::string text;                                       // a string's value, or a number as nlohmann writes it
   std::vector<StateJson> items;                           // array elements
   std::vector<StateJsonMember> members;                    // object members, in file order
 
@@ -35,12 +37,11 @@ struct StateJsonMember {
   StateJson value;
 };
 
-// Parses one JSON document: valid UTF-8 only, no duplicate keys, nesting at
-// most limits::k_max_state_json_depth, nothing but whitespace after it.
-// Errors: parse_error with the byte offset in the message.
+// Parses one JSON document under check_strict_json's rules with
+// limits::k_max_state_json_depth. Errors: parse_error.
 Result<StateJson> parse_state_json(std::string_view text);
 
-// `text` (valid UTF-8) as a JSON string literal with its quotes.
+// json_quoted(text) under its old name.
 std::string quote_json_string(std::string_view text);
 
 } // namespace skillrt::core

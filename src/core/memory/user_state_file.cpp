@@ -16,6 +16,7 @@
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
 #include "core/util/text.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -49,9 +50,7 @@ Result<UserStateLock> UserStateLock::acquire(const Context& ctx, std::string_vie
     return fail(ErrorCode::invalid_argument, "no user in the context (--user)");
   }
   // The id becomes part of a file name: only a checked one may.
-  if (auto ok = check_user_id(*ctx.user_id); !ok) {
-    return tl::unexpected(ok.error());
-  }
+  SKILLRT_TRY(check_user_id(*ctx.user_id));
   const fs::path dir = ctx.home / "cache" / "locks";
   const fs::path path = dir / ("user-" + *ctx.user_id + "." + std::string(file_stem) + ".lock");
   std::error_code ec;
@@ -90,9 +89,7 @@ Result<std::optional<std::string>> read_user_state_file(const fs::path& path) {
 }
 
 Result<void> write_user_state_file(const fs::path& path, std::string_view content) {
-  if (auto exists = plain_file_exists(path); !exists) {
-    return tl::unexpected(exists.error());
-  }
+  SKILLRT_TRY(plain_file_exists(path));
   if (auto written = write_file_atomic(path, content); !written) {
     return written;
   }

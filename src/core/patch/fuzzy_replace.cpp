@@ -18,8 +18,8 @@ using fuzzy::Span;
 constexpr std::size_t kMaxListedMatches = 5;
 constexpr std::size_t kMaxListedLineChars = 80;
 
-FuzzyFailure failure(std::string message, bool no_match = false) {
-  return FuzzyFailure{std::move(message), no_match};
+tl::unexpected<Error> failure(std::string message, bool no_match = false) {
+  return fail(no_match ? ErrorCode::not_found : ErrorCode::invalid_argument, std::move(message));
 }
 
 // memmem is linear in the worst case, unlike string_view::find.
@@ -195,41 +195,41 @@ std::string adapted_replacement(std::string_view strategy, std::string_view regi
 
 }  // namespace
 
-tl::expected<FuzzyReplacement, FuzzyFailure> fuzzy_find_replace(std::string_view content,
+Result<FuzzyReplacement> fuzzy_find_replace(std::string_view content,
                                                                  std::string_view old_string,
                                                                  std::string_view new_string,
                                                                  bool replace_all) {
   if (old_string.empty()) {
-    return tl::unexpected(failure("old_string cannot be empty"));
+    return failure("old_string cannot be empty");
   }
   if (fuzzy::is_blank(old_string)) {
-    return tl::unexpected(failure("old_string cannot be only whitespace: it is never a valid anchor"));
+    return failure("old_string cannot be only whitespace: it is never a valid anchor");
   }
   if (old_string == new_string) {
-    return tl::unexpected(failure("old_string and new_string are identical"));
+    return failure("old_string and new_string are identical");
   }
   fuzzy::StrategyMatch match = fuzzy::find_matches(content, old_string);
   if (match.spans.empty()) {
-    return tl::unexpected(failure("Could not find a match for old_string in the file", true));
+    return failure("Could not find a match for old_string in the file", true);
   }
   const std::string_view strategy = match.name;
   const std::vector<Span>& spans = match.spans;
   if (spans.size() > 1 && !replace_all) {
-    return tl::unexpected(failure(many_matches_error(content, spans)));
+    return failure(many_matches_error(content, spans));
   }
   if (spans.size() > 1 && (strategy == "block_anchor" || strategy == "context_aware")) {
-    return tl::unexpected(failure("replace_all refused: the similarity strategy '" + std::string(strategy) +
-                                  "' found " + std::to_string(spans.size()) +
-                                  " loosely matching blocks, and a loose match is only trusted when it is "
-                                  "unique. Use the exact text of the blocks as old_string."));
+    return failure("replace_all refused: the similarity strategy '" + std::string(strategy) + "' found " +
+                   std::to_string(spans.size()) +
+                   " loosely matching blocks, and a loose match is only trusted when it is "
+                   "unique. Use the exact text of the blocks as old_string.");
   }
   const bool exact = strategy == "exact";
   if (!exact) {
     if (auto error = escape_drift(content, spans, old_string, new_string)) {
-      return tl::unexpected(failure(std::move(*error)));
+      return failure(std::move(*error));
     }
     if (auto error = rogue_indent(old_string, new_string)) {
-      return tl::unexpected(failure(std::move(*error)));
+      return failure(std::move(*error));
     }
   }
   // Spans are ascending and disjoint, so one left-to-right pass gives the

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include <tl/expected.hpp>
+#include "skillrt/result.hpp"
 
 namespace skillrt::core {
 
@@ -16,14 +16,12 @@ struct FuzzyReplacement {
   std::string strategy;    // "exact", "line_trimmed", … "context_aware"
 };
 
-struct FuzzyFailure {
-  std::string error;       // the matcher's message (spec §2.11 rules 1, 3, 4, 5, 7)
-  bool no_match = false;   // true only for "Could not find a match for old_string in the file"
-};
-
 // Replaces old_string with new_string in content. Never throws; linear-ish in
 // content size for the exact strategies and bounded for the similarity ones.
-tl::expected<FuzzyReplacement, FuzzyFailure> fuzzy_find_replace(std::string_view content,
+// Errors carry the matcher's message (spec §2.11 rules 1, 3, 4, 5, 7):
+// not_found only for "Could not find a match for old_string in the file",
+// invalid_argument for every other refusal.
+Result<FuzzyReplacement> fuzzy_find_replace(std::string_view content,
                                                                  std::string_view old_string,
                                                                  std::string_view new_string,
                                                                  bool replace_all);

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "core/limits.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 

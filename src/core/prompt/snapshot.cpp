@@ -1,20 +1,23 @@
 #include "core/prompt/snapshot.hpp"
 
-#include <charconv>
 #include <chrono>
+#include <limits>
+
+#include <nlohmann/json.hpp>
 
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
-#include "core/util/text.hpp"
+#include "core/util/strict_json.hpp"
 
 namespace skillrt::core {
 namespace {
 
-// The snapshot is JSON (its name says so), and core links no JSON library, so
-// the fixed shape below is written and read by hand:
+// The snapshot is JSON (its name says so), one line per skill:
 // {"version":3,"manifest":{"<path>":[mtime_ns,size,ctime_ns,inode,device],...},
 //  "conditions":{"<path>":{"requires_tools":["x"],...},...}}
-// `conditions` holds only skills that declare any.
+// `conditions` holds only skills that declare any. Written line by line to
+// keep that layout, strings through json_quoted; read with nlohmann's SAX
+// parser (SnapshotReader below).
 constexpr std::size_t k_max_snapshot_bytes = 256 * 1024 * 1024;
 constexpr std::string_view k_condition_keys[] = {"requires_tools", "requires_toolsets", "fallback_for_tools",
                                                  "fallback_for_toolsets"};
@@ -32,214 +35,169 @@ std::vector<std::string>& condition_list(SkillConditions& conditions, std::size_
   }
 }
 
-void append_string(std::string& out, std::string_view text) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  out += '"';
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20) {
-      out += "\\u00";
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 0xF];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-// A cursor over the document; every read fails cleanly on anything unexpected.
-class Reader {
+// Reads the snapshot as nlohmann's SAX events straight into entries, with
+// no document tree and no second pass: the prompt reads this file on every
+// call and it holds one line per skill (about 1.2 MB at 10k skills), so a
+// tree or check_strict_json's per-object name sets would cost the prompt
+// several times what the read itself does. What the strict check would
+// refuse is refused here by shape: any value, key or nesting the layout
+// above does not have, a path listed twice, a version other than ours first.
+class SnapshotReader {
 public:
-  explicit Reader(std::string_view text) : m_text(text) {}
+  explicit SnapshotReader(SnapshotEntries& entries) : m_entries(entries) {}
 
-  void skip_space() {
-    while (m_pos < m_text.size() &&
-           (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r' || m_text[m_pos] == '\t')) {
-      ++m_pos;
-    }
+  bool complete() const { return m_state == State::done && m_have_manifest; }
+
+  bool null() { return false; }
+  bool boolean(bool /*value*/) { return false; }
+  bool number_float(double /*value*/, const std::string& /*literal*/) { return false; }
+  bool binary(nlohmann::json::binary_t& /*value*/) { return false; }
+  bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const nlohmann::json::exception& /*e*/) {
+    return false;
   }
-  bool eat(char c) {
-    skip_space();
-    if (m_pos < m_text.size() && m_text[m_pos] == c) {
-      ++m_pos;
+
+  bool number_unsigned(std::uint64_t value) {
+    return value <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) &&
+           number_integer(static_cast<std::int64_t>(value));
+  }
+  bool number_integer(std::int64_t value) {
+    if (m_state == State::version) {
+      m_state = State::document;
+      return value == k_prompt_snapshot_version;
+    }
+    if (m_state == State::stamp && m_field < std::size(m_fields)) {
+      m_fields[m_field++] = value;
       return true;
     }
     return false;
   }
-  bool at_end() {
-    skip_space();
-    return m_pos == m_text.size();
-  }
-  bool integer(std::int64_t& value) {
-    skip_space();
-    const char* begin = m_text.data() + m_pos;
-    const char* end = m_text.data() + m_text.size();
-    auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (ec != std::errc() || ptr == begin) {
+  bool string(std::string& value) {
+    if (m_state != State::list) {
       return false;
     }
-    m_pos += static_cast<std::size_t>(ptr - begin);
+    m_list->push_back(std::move(value));
     return true;
   }
-  bool string(std::string& out) {
-    out.clear();
-    if (!eat('"')) {
+
+  bool start_object(std::size_t /*elements*/) {
+    return advance({{State::start, State::document},
+                    {State::manifest_open, State::manifest},
+                    {State::conditions_open, State::conditions},
+                    {State::skill_open, State::skill}});
+  }
+  bool end_object() {
+    return advance({{State::document, State::done},
+                    {State::manifest, State::document},
+                    {State::conditions, State::document},
+                    {State::skill, State::conditions}});
+  }
+  bool start_array(std::size_t /*elements*/) {
+    m_field = 0;
+    return advance({{State::stamp_open, State::stamp}, {State::list_open, State::list}});
+  }
+  bool end_array() {
+    if (m_state == State::stamp) {
+      if (m_field != std::size(m_fields)) {
+        return false;
+      }
+      FileStamp& stamp = m_entries.back().second.stamp;
+      stamp.mtime_ns = m_fields[0];
+      stamp.size = m_fields[1];
+      stamp.ctime_ns = m_fields[2];
+      stamp.inode = static_cast<std::uint64_t>(m_fields[3]);
+      stamp.device = static_cast<std::uint64_t>(m_fields[4]);
+    }
+    return advance({{State::stamp, State::manifest}, {State::list, State::skill}});
+  }
+
+  bool key(std::string& name) {
+    switch (m_state) {
+    case State::document:
+      return document_key(name);
+    case State::manifest:
+      if (!m_index.emplace(name, m_entries.size()).second) {
+        return false; // a path listed twice
+      }
+      m_entries.emplace_back(std::move(name), SnapshotEntry{});
+      m_state = State::stamp_open;
+      return true;
+    case State::conditions: {
+      const auto found = m_index.find(name);
+      if (found == m_index.end() || m_has_conditions[found->second]) {
+        return false; // conditions of a path the manifest lacks, or twice
+      }
+      m_has_conditions[found->second] = true;
+      m_conditions = &m_entries[found->second].second.conditions;
+      m_keys_seen = 0;
+      m_state = State::skill_open;
+      return true;
+    }
+    case State::skill:
+      for (std::size_t i = 0; i < std::size(k_condition_keys); ++i) {
+        if (name == k_condition_keys[i] && (m_keys_seen & (1U << i)) == 0) {
+          m_keys_seen |= 1U << i;
+          m_list = &condition_list(*m_conditions, i);
+          m_state = State::list_open;
+          return true;
+        }
+      }
+      return false;
+    default:
       return false;
     }
-    while (m_pos < m_text.size()) {
-      const char c = m_text[m_pos++];
-      if (c == '"') {
-        return true;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) {
-        return false;
-      }
-      if (c != '\\') {
-        // Copy the plain run up to the next quote or escape in one go.
-        std::size_t end = m_pos;
-        while (end < m_text.size() && m_text[end] != '"' && m_text[end] != '\\' &&
-               static_cast<unsigned char>(m_text[end]) >= 0x20) {
-          ++end;
-        }
-        out += c;
-        out.append(m_text.substr(m_pos, end - m_pos));
-        m_pos = end;
-        continue;
-      }
-      if (m_pos >= m_text.size()) {
-        return false;
-      }
-      const char escape = m_text[m_pos++];
-      switch (escape) {
-      case '"':
-      case '\\':
-      case '/':
-        out += escape;
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'u': {
-        unsigned code = 0;
-        if (!hex4(code)) {
-          return false;
-        }
-        if (code >= 0xD800 && code <= 0xDBFF) {
-          unsigned low = 0;
-          if (m_pos + 2 > m_text.size() || m_text[m_pos] != '\\' || m_text[m_pos + 1] != 'u') {
-            return false;
-          }
-          m_pos += 2;
-          if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) {
-            return false;
-          }
-          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-        } else if (code >= 0xDC00 && code <= 0xDFFF) {
-          return false;
-        }
-        append_utf8(out, code);
-        break;
-      }
-      default:
-        return false;
-      }
-    }
-    return false;
   }
 
 private:
-  bool hex4(unsigned& code) {
-    if (m_pos + 4 > m_text.size()) {
-      return false;
-    }
-    code = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = m_text[m_pos++];
-      code <<= 4;
-      if (c >= '0' && c <= '9') {
-        code |= static_cast<unsigned>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        code |= static_cast<unsigned>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        code |= static_cast<unsigned>(c - 'A' + 10);
-      } else {
-        return false;
+  enum class State : unsigned char {
+    start, document, version, manifest_open, manifest, stamp_open, stamp, conditions_open, conditions, skill_open,
+    skill, list_open, list, done
+  };
+  struct Step {
+    State from;
+    State to;
+  };
+
+  bool advance(std::initializer_list<Step> steps) {
+    for (const Step& step : steps) {
+      if (m_state == step.from) {
+        m_state = step.to;
+        return true;
       }
     }
+    return false;
+  }
+
+  // "version" first, then "manifest", then optionally "conditions", once each.
+  bool document_key(const std::string& name) {
+    if (name == "version" && !m_have_version) {
+      m_have_version = true;
+      m_state = State::version;
+    } else if (name == "manifest" && m_have_version && !m_have_manifest) {
+      m_have_manifest = true;
+      m_state = State::manifest_open;
+    } else if (name == "conditions" && m_have_manifest && !m_have_conditions) {
+      m_have_conditions = true;
+      m_has_conditions.assign(m_entries.size(), false);
+      m_state = State::conditions_open;
+    } else {
+      return false;
+    }
     return true;
   }
 
-  std::string_view m_text;
-  std::size_t m_pos = 0;
+  SnapshotEntries& m_entries;
+  std::unordered_map<std::string, std::size_t> m_index; // path → position in m_entries
+  std::vector<bool> m_has_conditions;                   // per entry: its conditions were read
+  State m_state = State::start;
+  bool m_have_version = false;
+  bool m_have_manifest = false;
+  bool m_have_conditions = false;
+  std::int64_t m_fields[5] = {}; // the stamp being read
+  std::size_t m_field = 0;
+  SkillConditions* m_conditions = nullptr;   // the skill whose conditions are being read
+  unsigned m_keys_seen = 0;                  // its condition keys read so far
+  std::vector<std::string>* m_list = nullptr; // the condition list being read
 };
-
-// Reads `{ "key": <value>, ... }`, calling on_member(key) positioned at each value.
-template <typename OnMember> bool read_object(Reader& in, OnMember on_member) {
-  if (!in.eat('{')) {
-    return false;
-  }
-  if (in.eat('}')) {
-    return true;
-  }
-  std::string key;
-  do {
-    if (!in.string(key) || !in.eat(':') || !on_member(key)) {
-      return false;
-    }
-  } while (in.eat(','));
-  return in.eat('}');
-}
-
-bool read_string_list(Reader& in, std::vector<std::string>& out) {
-  if (!in.eat('[')) {
-    return false;
-  }
-  if (in.eat(']')) {
-    return true;
-  }
-  std::string item;
-  do {
-    if (!in.string(item)) {
-      return false;
-    }
-    out.push_back(item);
-  } while (in.eat(','));
-  return in.eat(']');
-}
-
-bool read_stamp(Reader& in, FileStamp& stamp) {
-  std::int64_t fields[5] = {};
-  if (!in.eat('[')) {
-    return false;
-  }
-  for (std::size_t i = 0; i < 5; ++i) {
-    if ((i > 0 && !in.eat(',')) || !in.integer(fields[i])) {
-      return false;
-    }
-  }
-  stamp.mtime_ns = fields[0];
-  stamp.size = fields[1];
-  stamp.ctime_ns = fields[2];
-  stamp.inode = static_cast<std::uint64_t>(fields[3]);
-  stamp.device = static_cast<std::uint64_t>(fields[4]);
-  return in.eat(']');
-}
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -254,7 +212,7 @@ std::string encode_prompt_snapshot(const SnapshotEntries& entries) {
   for (const auto& [path, entry] : entries) {
     out += first ? "\n" : ",\n";
     first = false;
-    append_string(out, path);
+    out += json_quoted(path);
     const FileStamp& s = entry.stamp;
     out += ":[" + std::to_string(s.mtime_ns) + "," + std::to_string(s.size) + "," + std::to_string(s.ctime_ns) + "," +
            std::to_string(static_cast<std::int64_t>(s.inode)) + "," +
@@ -268,7 +226,7 @@ std::string encode_prompt_snapshot(const SnapshotEntries& entries) {
     }
     out += first ? "\n" : ",\n";
     first = false;
-    append_string(out, path);
+    out += json_quoted(path);
     out += ":{";
     bool first_key = true;
     SkillConditions conditions = entry.conditions;
@@ -279,11 +237,11 @@ std::string encode_prompt_snapshot(const SnapshotEntries& entries) {
       }
       out += first_key ? "" : ",";
       first_key = false;
-      append_string(out, k_condition_keys[i]);
+      out += json_quoted(k_condition_keys[i]);
       out += ":[";
       for (std::size_t j = 0; j < list.size(); ++j) {
         out += j > 0 ? "," : "";
-        append_string(out, list[j]);
+        out += json_quoted(list[j]);
       }
       out += "]";
     }
@@ -294,49 +252,9 @@ std::string encode_prompt_snapshot(const SnapshotEntries& entries) {
 }
 
 std::optional<SnapshotEntries> decode_prompt_snapshot(std::string_view text) {
-  Reader in(text);
   SnapshotEntries entries;
-  std::unordered_map<std::string, std::size_t> index;
-  bool have_version = false;
-  bool have_manifest = false;
-  const bool ok = read_object(in, [&](const std::string& key) {
-    if (key == "version") {
-      std::int64_t version = 0;
-      have_version = in.integer(version) && version == k_prompt_snapshot_version;
-      return have_version;
-    }
-    if (key == "manifest" && have_version && !have_manifest) {
-      have_manifest = true;
-      return read_object(in, [&](const std::string& path) {
-        FileStamp stamp;
-        if (!read_stamp(in, stamp) || index.contains(path)) {
-          return false;
-        }
-        index.emplace(path, entries.size());
-        entries.emplace_back(path, SnapshotEntry{stamp, {}});
-        return true;
-      });
-    }
-    if (key == "conditions" && have_manifest) {
-      return read_object(in, [&](const std::string& path) {
-        auto found = index.find(path);
-        if (found == index.end()) {
-          return false;
-        }
-        SkillConditions& conditions = entries[found->second].second.conditions;
-        return read_object(in, [&](const std::string& name) {
-          for (std::size_t i = 0; i < std::size(k_condition_keys); ++i) {
-            if (name == k_condition_keys[i]) {
-              return read_string_list(in, condition_list(conditions, i));
-            }
-          }
-          return false;
-        });
-      });
-    }
-    return false;
-  });
-  if (!ok || !have_manifest || !in.at_end()) {
+  SnapshotReader reader(entries);
+  if (!nlohmann::json::sax_parse(text, &reader) || !reader.complete()) {
     return std::nullopt;
   }
   return entries;

@@ -14,7 +14,7 @@
 
 #include "core/cache/file_stamp.hpp"
 #include "core/limits.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -93,7 +93,7 @@ bool is_under(std::string_view key, std::string_view root) {
 
 struct DocOwner {
   std::string owner;
-  std::string source;
+  Layer source = Layer::shared;
 };
 
 // Upserts in batches bounded in bytes: at 50k skills the first sync would
@@ -231,11 +231,11 @@ Result<IndexSyncStats> sync_search_index(const Context& ctx, const Catalog& cata
                                          std::int64_t racy_window) {
   IndexSyncStats stats;
   const std::int64_t now = now_ns();
-  if (auto shared = sync_owner(catalog, DocOwner{"", "shared"}, false, store, stats, now, racy_window); !shared) {
+  if (auto shared = sync_owner(catalog, DocOwner{"", Layer::shared}, false, store, stats, now, racy_window); !shared) {
     return tl::unexpected(shared.error());
   }
   if (ctx.user_id) {
-    if (auto own = sync_owner(catalog, DocOwner{*ctx.user_id, "user"}, true, store, stats, now, racy_window); !own) {
+    if (auto own = sync_owner(catalog, DocOwner{*ctx.user_id, Layer::user}, true, store, stats, now, racy_window); !own) {
       return tl::unexpected(own.error());
     }
   }

@@ -10,7 +10,8 @@
 #include "core/limits.hpp"
 #include "core/search/stop_words.hpp"
 #include "core/util/text.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -19,12 +20,14 @@ constexpr std::string_view k_db_key_prefix = "db:";
 
 // Lower is stronger: the user's database skill shadows the user's file skill,
 // which shadows a shared one (the order view resolves in).
-int layer_rank(std::string_view source) {
-  if (source == "database") {
+int layer_rank(Layer source) {
+  switch (source) {
+  case Layer::database:
     return 0;
-  }
-  if (source == "user") {
+  case Layer::user:
     return 1;
+  case Layer::shared:
+    break;
   }
   return 2;
 }
@@ -47,7 +50,7 @@ std::optional<std::int64_t> db_id_of(std::string_view key) {
 // project) and anything not owned by ctx's user or shared.
 bool visible(const SearchHit& hit, const Context& ctx, const std::unordered_set<std::string_view>& listed) {
   const bool own = ctx.user_id.has_value() && hit.owner == *ctx.user_id;
-  if (hit.source == "database") {
+  if (hit.source == Layer::database) {
     return own && db_id_of(hit.key).has_value();
   }
   if (!hit.owner.empty() && !own) {
@@ -61,12 +64,12 @@ SkillSearchResult to_result(SearchHit&& hit) {
   out.name = std::move(hit.name);
   out.description = std::move(hit.description);
   out.score = hit.score;
-  if (hit.source == "database") {
+  if (hit.source == Layer::database) {
     out.id = db_id_of(hit.key);
   } else {
     out.path = std::move(hit.key);
   }
-  out.source = std::move(hit.source);
+  out.source = hit.source;
   return out;
 }
 
@@ -99,9 +102,7 @@ Result<void> check_search_request(std::string_view query, std::size_t limit) {
 
 Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog, SkillStore& store,
                                      std::string_view query, std::size_t limit) {
-  if (auto checked = check_search_request(query, limit); !checked) {
-    return tl::unexpected(checked.error());
-  }
+  SKILLRT_TRY(check_search_request(query, limit));
   // The engines take text; PostgreSQL refuses ill-formed UTF-8 outright.
   std::string text(trim_ascii_space(query));
   if (find_invalid_utf8(text).has_value()) {
@@ -177,9 +178,7 @@ Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog,
 
 Result<SkillSearch> search_skills(const Context& ctx, const Config& config, SkillStore& store, std::string_view query,
                                   std::size_t limit) {
-  if (auto checked = check_search_request(query, limit); !checked) {
-    return tl::unexpected(checked.error());
-  }
+  SKILLRT_TRY(check_search_request(query, limit));
   const Catalog catalog = build_catalog(ctx, config);
   return search_skills_in(ctx, catalog, store, query, limit);
 }

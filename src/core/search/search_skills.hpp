@@ -22,7 +22,7 @@ namespace skillrt::core {
 struct SkillSearchResult {
   std::string name;
   std::string description;
-  std::string source;                // "database" | "user" | "shared"
+  Layer source = Layer::shared;
   double score = 0;                  // the store's relevance, higher is better
   std::optional<std::string> path;   // absolute SKILL.md path of a file skill
   std::optional<std::int64_t> id;    // hermes_skills.id of a database skill

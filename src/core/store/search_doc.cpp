@@ -34,12 +34,12 @@ void append_spaced(std::string& out, const std::string& more) {
 
 } // namespace
 
-SearchDoc make_search_doc(std::string key, std::string owner, std::string source, std::string_view name,
+SearchDoc make_search_doc(std::string key, std::string owner, Layer source, std::string_view name,
                           std::string_view description, std::string_view skill_md_text) {
   SearchDoc doc;
   doc.key = std::move(key);
   doc.owner = std::move(owner);
-  doc.source = std::move(source);
+  doc.source = source;
   doc.name = std::string(name);
   doc.description = std::string(description);
 

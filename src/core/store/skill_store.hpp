@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/tenancy/layer.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -50,7 +51,7 @@ struct DbSkillUpdate {
 struct SearchDoc {
   std::string key;          // unique: "db:<id>" or the SKILL.md path
   std::string owner;        // user id; "" = shared (visible to every user)
-  std::string source;       // "database" | "user" | "shared"
+  Layer source = Layer::shared; // stored as layer_name
   std::string name;
   std::string description;
   std::string tags;         // space-joined
@@ -67,7 +68,7 @@ struct DocStamp {
 struct SearchHit {
   std::string key;
   std::string owner;
-  std::string source;
+  Layer source = Layer::shared;
   std::string name;
   std::string description;
   double score = 0;  // higher is better (the store normalises its engine's sign)
@@ -117,7 +118,7 @@ class SkillStore {
 // given, tags and triggers from the frontmatter (`tags`, `metadata.hermes.tags`,
 // `triggers`), body after the frontmatter. Used by both adapters and the
 // search service so a skill is indexed the same way whatever its layer.
-SearchDoc make_search_doc(std::string key, std::string owner, std::string source, std::string_view name,
+SearchDoc make_search_doc(std::string key, std::string owner, Layer source, std::string_view name,
                           std::string_view description, std::string_view skill_md_text);
 
 }  // namespace skillrt::core

@@ -9,7 +9,7 @@
 #include "core/limits.hpp"
 #include "core/util/atomic_file.hpp"
 #include "core/util/read_file.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core::sync {
 namespace {

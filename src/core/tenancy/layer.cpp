@@ -14,4 +14,13 @@ const char* layer_name(Layer layer) {
   return "shared";
 }
 
+std::optional<Layer> layer_from_name(std::string_view name) {
+  for (const Layer layer : {Layer::shared, Layer::user, Layer::database}) {
+    if (name == layer_name(layer)) {
+      return layer;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace skillrt::core

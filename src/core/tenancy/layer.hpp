@@ -1,6 +1,9 @@
 // The three skill layers (DESIGN.md "The three skill layers").
 #pragma once
 
+#include <optional>
+#include <string_view>
+
 namespace skillrt::core {
 
 enum class Layer : unsigned char {
@@ -10,5 +13,9 @@ enum class Layer : unsigned char {
 };
 
 const char* layer_name(Layer layer);  // "shared" | "user" | "database"
+
+// The layer `name` spells (layer_name's inverse); nullopt for anything else.
+// For the edges that store or receive the name as text.
+std::optional<Layer> layer_from_name(std::string_view name);
 
 }  // namespace skillrt::core

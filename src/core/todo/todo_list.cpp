@@ -6,7 +6,8 @@
 #include "core/limits.hpp"
 #include "core/todo/todo.hpp"
 #include "core/util/text.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -84,22 +85,15 @@ Result<std::vector<TodoItem>> apply_todo_write(std::vector<TodoItem> current, co
   std::vector<TodoItem> next = merge ? std::move(current) : std::vector<TodoItem>{};
   std::set<std::string> seen;
   for (const TodoUpdate& update : updates) {
-    auto id = checked_field(update.id, "id", limits::k_max_todo_id_chars, "");
-    if (!id) {
-      return tl::unexpected(id.error());
-    }
-    if (!seen.insert(*id).second) {
-      return fail(ErrorCode::invalid_argument, "id '" + *id + "' is given more than once");
+    SKILLRT_TRY_ASSIGN(const std::string id, checked_field(update.id, "id", limits::k_max_todo_id_chars, ""));
+    if (!seen.insert(id).second) {
+      return fail(ErrorCode::invalid_argument, "id '" + id + "' is given more than once");
     }
     std::optional<std::string> content;
     if (update.content) {
-      auto checked = checked_field(*update.content, "content", limits::k_max_todo_content_chars, *id);
-      if (!checked) {
-        return tl::unexpected(checked.error());
-      }
-      content = std::move(*checked);
+      SKILLRT_TRY_ASSIGN(content, checked_field(*update.content, "content", limits::k_max_todo_content_chars, id));
     }
-    auto existing = std::find_if(next.begin(), next.end(), [&](const TodoItem& item) { return item.id == *id; });
+    auto existing = std::find_if(next.begin(), next.end(), [&](const TodoItem& item) { return item.id == id; });
     if (existing != next.end()) { // only reachable in a merge
       if (content) {
         existing->content = std::move(*content);
@@ -110,9 +104,9 @@ Result<std::vector<TodoItem>> apply_todo_write(std::vector<TodoItem> current, co
       continue;
     }
     if (!content) {
-      return fail(ErrorCode::invalid_argument, "item '" + *id + "' is new and needs a content");
+      return fail(ErrorCode::invalid_argument, "item '" + id + "' is new and needs a content");
     }
-    next.push_back(TodoItem{*id, std::move(*content), update.status.value_or(TodoStatus::pending)});
+    next.push_back(TodoItem{id, std::move(*content), update.status.value_or(TodoStatus::pending)});
   }
   if (next.size() > limits::k_max_todo_items) {
     return fail(ErrorCode::limit_exceeded, "a todo list holds at most " + std::to_string(limits::k_max_todo_items) +

@@ -2,19 +2,17 @@
 #include "core/memory/user_state_file.hpp"
 #include "core/tenancy/user_home.hpp"
 #include "core/todo/todo.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::core {
 namespace {
 
 Result<std::vector<TodoItem>> load_items(const std::filesystem::path& path) {
-  auto bytes = read_user_state_file(path);
+  SKILLRT_TRY_ASSIGN(const std::optional<std::string> bytes, read_user_state_file(path));
   if (!bytes) {
-    return tl::unexpected(bytes.error());
-  }
-  if (!*bytes) {
     return std::vector<TodoItem>{};
   }
-  auto items = decode_todo_file(**bytes);
+  auto items = decode_todo_file(*bytes);
   if (!items) {
     return fail(ErrorCode::parse_error, path.string() + " is not a valid todo file (" + items.error().message +
                                             "); it was left untouched: fix or remove it");
@@ -32,33 +30,16 @@ Result<UserHome> home_of(const Context& ctx) {
 } // namespace
 
 Result<std::vector<TodoItem>> todo_read(const Context& ctx) {
-  auto home = home_of(ctx);
-  if (!home) {
-    return tl::unexpected(home.error());
-  }
-  return load_items(home->todo);
+  SKILLRT_TRY_ASSIGN(const UserHome home, home_of(ctx));
+  return load_items(home.todo);
 }
 
 Result<std::vector<TodoItem>> todo_write(const Context& ctx, const std::vector<TodoUpdate>& updates, bool merge) {
-  auto home = home_of(ctx);
-  if (!home) {
-    return tl::unexpected(home.error());
-  }
-  auto lock = UserStateLock::acquire(ctx, "todo");
-  if (!lock) {
-    return tl::unexpected(lock.error());
-  }
-  auto current = load_items(home->todo);
-  if (!current) {
-    return current;
-  }
-  auto next = apply_todo_write(std::move(*current), updates, merge);
-  if (!next) {
-    return next;
-  }
-  if (auto written = write_user_state_file(home->todo, encode_todo_file(*next)); !written) {
-    return tl::unexpected(written.error());
-  }
+  SKILLRT_TRY_ASSIGN(const UserHome home, home_of(ctx));
+  SKILLRT_TRY_ASSIGN(const UserStateLock lock, UserStateLock::acquire(ctx, "todo"));
+  SKILLRT_TRY_ASSIGN(std::vector<TodoItem> current, load_items(home.todo));
+  SKILLRT_TRY_ASSIGN(std::vector<TodoItem> next, apply_todo_write(std::move(current), updates, merge));
+  SKILLRT_TRY(write_user_state_file(home.todo, encode_todo_file(next)));
   return next;
 }
 

@@ -7,7 +7,9 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/private_temp_dir.cpp
   ${CMAKE_CURRENT_LIST_DIR}/read_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/strict_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/utc_time.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/utf8.cpp
   ${CMAKE_CURRENT_LIST_DIR}/utf8_prefix.cpp)

@@ -20,7 +20,7 @@
 #include "core/validate/rules.hpp"
 #include "core/validate/text_units.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "core/yaml/yaml_node.hpp"
 
 namespace skillrt::core {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/view/readiness_status.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -20,7 +21,7 @@ struct ViewFailure {
   std::optional<std::vector<std::string>> matches;          // ambiguity: absolute SKILL.md paths
   std::optional<std::vector<std::string>> available_skills; // not found: first names in list order
   std::optional<FileGroups> available_files;                // file not found: what the skill holds
-  std::optional<std::string> readiness_status;              // platform refusal: "unsupported"
+  std::optional<ReadinessStatus> readiness_status;          // platform refusal: unsupported
   std::optional<std::string> hint;
 };
 

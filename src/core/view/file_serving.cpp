@@ -8,7 +8,7 @@
 #include "core/view/linked_files.hpp"
 #include "core/view/name_check.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {

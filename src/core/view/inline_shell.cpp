@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/limits.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -235,7 +235,7 @@ Readiness evaluate_readiness(const YamlNode& frontmatter, const Context& ctx) {
   }
   readiness.setup_needed =
       !readiness.missing_required_environment_variables.empty() || !readiness.missing_credential_files.empty();
-  readiness.readiness_status = readiness.setup_needed ? "setup_needed" : "available";
+  readiness.readiness_status = readiness.setup_needed ? ReadinessStatus::setup_needed : ReadinessStatus::available;
   for (const EnvRequirement& entry : readiness.required_environment_variables) {
     if (entry.help) {
       readiness.setup_help = entry.help;
@@ -257,6 +257,18 @@ Readiness evaluate_readiness(const YamlNode& frontmatter, const Context& ctx) {
     readiness.setup_note = std::move(note);
   }
   return readiness;
+}
+
+const char* readiness_status_name(ReadinessStatus status) {
+  switch (status) {
+  case ReadinessStatus::available:
+    return "available";
+  case ReadinessStatus::setup_needed:
+    return "setup_needed";
+  case ReadinessStatus::unsupported:
+    return "unsupported";
+  }
+  return "available";
 }
 
 } // namespace skillrt::core

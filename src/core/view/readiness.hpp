@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "core/view/readiness_status.hpp"
 #include "core/yaml/yaml_node.hpp"
 
 namespace skillrt::core {
@@ -29,7 +30,7 @@ struct Readiness {
   bool setup_needed = false;
   // The CLI has no secret-capture callback, so nothing is ever offered and skipped.
   bool setup_skipped = false;
-  std::string readiness_status = "available"; // "available" | "setup_needed"
+  ReadinessStatus readiness_status = ReadinessStatus::available; // available or setup_needed
   std::optional<std::string> setup_help;
   std::optional<std::string> setup_note;
 };

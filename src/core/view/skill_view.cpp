@@ -15,7 +15,7 @@
 #include "core/view/preprocess.hpp"
 #include "core/view/resolver.hpp"
 #include "core/yaml/frontmatter.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -105,7 +105,7 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
                                                  std::string_view raw_name,
                                                  const std::optional<std::string>& file_path,
                                                  std::vector<std::string>& warnings) {
-  auto checked = check_skill_name(raw_name);
+  auto checked = checked_lookup_name(raw_name);
   if (!checked) {
     return tl::unexpected(std::move(checked.error()));
   }
@@ -145,7 +145,7 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   const YamlNode& fm = parsed.fields;
   if (!matches_platform(platform_tags(fm), ctx.os)) {
     ViewFailure failure = view_failure(ErrorCode::refused, "Skill '" + name + "' is not supported on this platform.");
-    failure.readiness_status = "unsupported";
+    failure.readiness_status = ReadinessStatus::unsupported;
     return tl::unexpected(std::move(failure));
   }
   const YamlNode* name_node = fm.get("name");
@@ -231,7 +231,7 @@ ViewResult<SkillViewAnswer> view_skill(const Context& ctx, const Config& cfg, st
                                        std::vector<std::string>& warnings) {
   try {
     // The name checks come first so a hostile name never costs a walk.
-    if (auto checked = check_skill_name(name); !checked) {
+    if (auto checked = checked_lookup_name(name); !checked) {
       return tl::unexpected(std::move(checked.error()));
     }
     const Catalog catalog = build_catalog(ctx, cfg, CatalogOptions{.collect_legacy = true});

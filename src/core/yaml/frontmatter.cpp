@@ -4,7 +4,7 @@
 
 #include "core/limits.hpp"
 #include "core/util/line_endings.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 

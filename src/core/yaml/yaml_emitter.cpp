@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "core/yaml/yaml_emit.hpp"
 
 namespace skillrt::core {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/limits.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "core/yaml/yaml_node.hpp"
 
 namespace skillrt::core {

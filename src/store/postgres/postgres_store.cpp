@@ -10,8 +10,9 @@
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "store/postgres/pg_connection.hpp"
 #include "store/postgres/pg_migrations.hpp"
 #include "store/sqlite/fts_query.hpp"
@@ -136,12 +137,12 @@ class PostgresStore final : public core::SkillStore {
     if (auto ok = check_scope(user_id); !ok) {
       return pass(ok.error());
     }
-    if (auto problem = core::check_new_skill_name(skill.name)) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_skill_name(skill.name, core::SkillNameRule::create); !ok) {
+      return pass(ok.error());
     }
-    if (auto problem = core::check_category(skill.category.empty() ? std::nullopt
-                                                                   : std::optional<std::string>(skill.category))) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_category(skill.category.empty() ? std::nullopt
+                                                                   : std::optional<std::string>(skill.category)); !ok) {
+      return pass(ok.error());
     }
     for (const auto& [field, text] : {std::pair<std::string_view, std::string_view>{"description", skill.description},
                                       {"content", skill.content}}) {
@@ -175,8 +176,8 @@ class PostgresStore final : public core::SkillStore {
       return pass(ok.error());
     }
     if (update.category && !update.category->empty()) {
-      if (auto problem = core::check_category(update.category)) {
-        return fail(ErrorCode::invalid_argument, *problem);
+      if (auto ok = core::check_category(update.category); !ok) {
+        return pass(ok.error());
       }
     }
     if (update.description) {
@@ -189,7 +190,7 @@ class PostgresStore final : public core::SkillStore {
         return pass(ok.error());
       }
     }
-    if (core::check_new_skill_name(name)) {
+    if (!core::check_skill_name(name, core::SkillNameRule::create)) {
       return not_found(name);  // create refuses such names: no row can have one
     }
     std::lock_guard lock(m_mutex);
@@ -341,7 +342,11 @@ class PostgresStore final : public core::SkillStore {
       core::SearchHit hit;
       hit.key = rows->text(row, 0);
       hit.owner = rows->text(row, 1);
-      hit.source = rows->text(row, 2);
+      const std::optional<core::Layer> source = core::layer_from_name(rows->text(row, 2));
+      if (!source) {
+        return fail(ErrorCode::internal, "postgres: the search index holds a document of an unknown source");
+      }
+      hit.source = *source;
       hit.name = rows->text(row, 3);
       hit.description = rows->text(row, 4);
       const std::string_view score = rows->text(row, 5);
@@ -377,7 +382,7 @@ class PostgresStore final : public core::SkillStore {
 
   // Caller holds m_mutex.
   Result<DbSkill> active_row(std::string_view user_id, std::string_view name, bool for_update) {
-    if (core::check_new_skill_name(name)) {
+    if (!core::check_skill_name(name, core::SkillNameRule::create)) {
       return not_found(name);  // create refuses such names: no row can have one
     }
     auto rows = m_conn.exec(for_update ? "SELECT " SKILLRT_PG_ROW_COLUMNS " FROM hermes_skills"
@@ -397,14 +402,14 @@ class PostgresStore final : public core::SkillStore {
   // Inserts or replaces the search document of a database row (inside its transaction).
   Result<void> index_row(const DbSkill& row) {
     const core::SearchDoc doc =
-        core::make_search_doc(db_key(row.id), row.user_id, "database", row.name, row.description, row.content);
+        core::make_search_doc(db_key(row.id), row.user_id, core::Layer::database, row.name, row.description, row.content);
     auto put = m_conn.exec(
         "INSERT INTO skill_search (key, owner, source, name, description, tags, triggers, body, stamp, skill_id)"
         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9)"
         " ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, source = EXCLUDED.source, name = EXCLUDED.name,"
         " description = EXCLUDED.description, tags = EXCLUDED.tags, triggers = EXCLUDED.triggers,"
         " body = EXCLUDED.body, stamp = EXCLUDED.stamp, skill_id = EXCLUDED.skill_id",
-        {doc.key, storable(doc.owner), doc.source, storable(doc.name), storable(doc.description), storable(doc.tags),
+        {doc.key, storable(doc.owner), core::layer_name(doc.source), storable(doc.name), storable(doc.description), storable(doc.tags),
          storable(doc.triggers), storable(doc.body), std::to_string(row.id)});
     if (!put) {
       return pass(put.error());
@@ -423,7 +428,7 @@ class PostgresStore final : public core::SkillStore {
       const core::SearchDoc& doc = docs[i];
       columns[0].push_back(storable(doc.key));
       columns[1].push_back(storable(doc.owner));
-      columns[2].push_back(storable(doc.source));
+      columns[2].push_back(core::layer_name(doc.source));
       columns[3].push_back(storable(doc.name));
       columns[4].push_back(storable(doc.description));
       columns[5].push_back(storable(doc.tags));

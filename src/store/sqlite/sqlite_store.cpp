@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
+#include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
 #include "store/sqlite/fts_query.hpp"
 #include "store/sqlite/scoped_ranking.hpp"
@@ -110,12 +111,11 @@ public:
     if (auto ok = check_scope(user_id); !ok) {
       return pass(ok.error());
     }
-    if (auto problem = core::check_new_skill_name(skill.name)) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_skill_name(skill.name, core::SkillNameRule::create); !ok) {
+      return pass(ok.error());
     }
-    if (auto problem =
-            core::check_category(skill.category.empty() ? std::nullopt : std::optional<std::string>(skill.category))) {
-      return fail(ErrorCode::invalid_argument, *problem);
+    if (auto ok = core::check_category(skill.category.empty() ? std::nullopt : std::optional<std::string>(skill.category)); !ok) {
+      return pass(ok.error());
     }
     std::lock_guard lock(m_mutex);
     auto tx = Transaction::begin(*m_conn);
@@ -165,8 +165,8 @@ public:
       return pass(ok.error());
     }
     if (update.category && !update.category->empty()) {
-      if (auto problem = core::check_category(update.category)) {
-        return fail(ErrorCode::invalid_argument, *problem);
+      if (auto ok = core::check_category(update.category); !ok) {
+        return pass(ok.error());
       }
     }
     std::lock_guard lock(m_mutex);
@@ -421,7 +421,11 @@ private:
       if (!hit.owner.empty() && hit.owner != scope.viewer) {
         return fail(ErrorCode::internal, "sqlite: the search index returned another user's document");
       }
-      hit.source = q->text(2);
+      const std::optional<core::Layer> source = core::layer_from_name(q->text(2));
+      if (!source) {
+        return fail(ErrorCode::internal, "sqlite: the search index holds a document of an unknown source");
+      }
+      hit.source = *source;
       hit.name = q->text(3);
       hit.description = q->text(4);
       hit.score = -q->real(5); // the rank is minus the score, like bm25()
@@ -551,7 +555,7 @@ private:
 
   Result<void> index_row(const DbSkill& row) {
     return put_doc(
-        core::make_search_doc(db_key(row.id), row.user_id, "database", row.name, row.description, row.content), false);
+        core::make_search_doc(db_key(row.id), row.user_id, core::Layer::database, row.name, row.description, row.content), false);
   }
 
   Result<void> remove_doc(const std::string& key) {
@@ -592,7 +596,7 @@ private:
     if (!ins_doc) {
       return pass(ins_doc.error());
     }
-    ins_doc->bind(1, doc.key).bind(2, doc.owner).bind(3, doc.source).bind(4, std::int64_t{is_file ? 1 : 0});
+    ins_doc->bind(1, doc.key).bind(2, doc.owner).bind(3, std::string_view(core::layer_name(doc.source))).bind(4, std::int64_t{is_file ? 1 : 0});
     ins_doc->bind(5, doc.stamp);
     if (auto done = ins_doc->run(); !done) {
       return done;
@@ -604,7 +608,7 @@ private:
     if (!ins_fts) {
       return pass(ins_fts.error());
     }
-    ins_fts->bind(1, id).bind(2, doc.key).bind(3, doc.owner).bind(4, doc.source).bind(5, scope_token(doc.owner));
+    ins_fts->bind(1, id).bind(2, doc.key).bind(3, doc.owner).bind(4, std::string_view(core::layer_name(doc.source))).bind(5, scope_token(doc.owner));
     ins_fts->bind(6, doc.name).bind(7, doc.description).bind(8, doc.tags).bind(9, doc.triggers).bind(10, doc.body);
     return ins_fts->run();
   }

@@ -13,13 +13,13 @@ namespace {
 std::string error_of(std::string_view content, std::string_view old_string, std::string_view new_string,
                      bool replace_all = false) {
   auto result = fuzzy_find_replace(content, old_string, new_string, replace_all);
-  return result ? std::string("<ok>") : result.error().error;
+  return result ? std::string("<ok>") : result.error().message;
 }
 
 FuzzyReplacement applied(std::string_view content, std::string_view old_string, std::string_view new_string,
                          bool replace_all = false) {
   auto result = fuzzy_find_replace(content, old_string, new_string, replace_all);
-  EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().error);
+  EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().message);
   return result ? *result : FuzzyReplacement{};
 }
 
@@ -32,11 +32,11 @@ TEST(FuzzyReplace, RejectsEmptyWhitespaceOnlyAndIdenticalArguments) {
 TEST(FuzzyReplace, NoMatchIsFlagged) {
   auto result = fuzzy_find_replace("alpha\nbeta\n", "gamma", "delta", false);
   ASSERT_FALSE(result);
-  EXPECT_EQ(result.error().error, "Could not find a match for old_string in the file");
-  EXPECT_TRUE(result.error().no_match);
+  EXPECT_EQ(result.error().message, "Could not find a match for old_string in the file");
+  EXPECT_TRUE((result.error().code == ErrorCode::not_found));
   auto other = fuzzy_find_replace("alpha", "", "x", false);
   ASSERT_FALSE(other);
-  EXPECT_FALSE(other.error().no_match);
+  EXPECT_FALSE((other.error().code == ErrorCode::not_found));
 }
 
 TEST(FuzzyReplace, ExactReplacesOnceAndReportsStrategy) {

@@ -21,7 +21,7 @@ struct Outcome {
 Outcome run(std::string_view content, std::string_view old_string, std::string_view new_string) {
   auto result = fuzzy_find_replace(content, old_string, new_string, false);
   if (!result) {
-    return Outcome{"<error> " + result.error().error, ""};
+    return Outcome{"<error> " + result.error().message, ""};
   }
   return Outcome{result->strategy, result->content};
 }

@@ -119,7 +119,7 @@ TEST_P(SearchSkills, NameMatchRanksAboveBodyOnlyMatch) {
   ASSERT_TRUE(found) << found.error().message;
   EXPECT_EQ(names(found), (Names{"kubernetes", "notes"}));
   EXPECT_GT(found->results[0].score, found->results[1].score);
-  EXPECT_EQ(found->results[0].source, "shared");
+  EXPECT_EQ(found->results[0].source, core::Layer::shared);
   ASSERT_TRUE(found->results[0].path.has_value());
   EXPECT_EQ(*found->results[0].path, (ctx.home / "skills/devops/kubernetes/SKILL.md").string());
   EXPECT_FALSE(found->results[0].id.has_value());
@@ -163,12 +163,12 @@ TEST_P(SearchSkills, UserFileSkillShadowsSharedOne) {
   const auto for_alice = search(as("alice"), "walrus");
   ASSERT_TRUE(for_alice) << for_alice.error().message;
   ASSERT_EQ(names(for_alice), (Names{"deploy"}));
-  EXPECT_EQ(for_alice->results[0].source, "user");
+  EXPECT_EQ(for_alice->results[0].source, core::Layer::user);
   EXPECT_EQ(for_alice->results[0].description, "Alice's way to deploy the walrus service.");
 
   const auto for_bob = search(as("bob"), "walrus");
   ASSERT_EQ(names(for_bob), (Names{"deploy"}));
-  EXPECT_EQ(for_bob->results[0].source, "shared");
+  EXPECT_EQ(for_bob->results[0].source, core::Layer::shared);
 }
 
 TEST_P(SearchSkills, DatabaseSkillShadowsFileSkills) {
@@ -183,7 +183,7 @@ TEST_P(SearchSkills, DatabaseSkillShadowsFileSkills) {
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, (Names{"deploy", "rollback"}));
   for (const auto& hit : found->results) {
-    EXPECT_EQ(hit.source, "database") << hit.name;
+    EXPECT_EQ(hit.source, core::Layer::database) << hit.name;
     EXPECT_TRUE(hit.id.has_value());
     EXPECT_FALSE(hit.path.has_value());
   }

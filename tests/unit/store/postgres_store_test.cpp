@@ -242,7 +242,7 @@ TEST(PostgresStoreSearch, StemsRanksNameFirstAndNormalisesScores) {
   ASSERT_TRUE(hits) << hits.error().message;
   ASSERT_EQ(hits->size(), 2u);
   EXPECT_EQ((*hits)[0].name, "deploy");  // name (weight A) beats body (weight D)
-  EXPECT_EQ((*hits)[0].source, "database");
+  EXPECT_EQ((*hits)[0].source, core::Layer::database);
   EXPECT_EQ((*hits)[0].owner, "alice");
   for (const auto& hit : *hits) {
     EXPECT_GT(hit.score, 0.0);
@@ -260,7 +260,7 @@ TEST(PostgresStoreSearch, FileDocsSyncInBatchesAndStayScoped) {
     SearchDoc doc;
     doc.key = "/skills/s" + std::to_string(i) + "/SKILL.md";
     doc.owner = i % 2 == 0 ? "" : "bob";
-    doc.source = i % 2 == 0 ? "shared" : "user";
+    doc.source = i % 2 == 0 ? core::Layer::shared : core::Layer::user;
     doc.name = "s" + std::to_string(i);
     doc.description = i == 7 ? "Quoted \"text\" with {braces}, commas and a \\ backslash zebra" : "plain";
     doc.body = "body";

@@ -193,7 +193,7 @@ TEST(SqliteStore, WaitingWriterGetsInWhenTheLockIsReleased) {
 core::SearchDoc shared_doc(const std::string& key, const std::string& name, const std::string& body) {
   core::SearchDoc doc;
   doc.key = "/skills/" + key + "/SKILL.md";
-  doc.source = "shared";
+  doc.source = core::Layer::shared;
   doc.name = name;
   doc.description = "a skill";
   doc.body = body;

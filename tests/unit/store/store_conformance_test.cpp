@@ -198,7 +198,7 @@ TEST_P(StoreConformance, UsersAreIsolated) {
   ASSERT_TRUE(a_search);
   ASSERT_EQ(a_search->size(), 1U);
   EXPECT_EQ((*a_search)[0].owner, "alice");
-  EXPECT_EQ((*a_search)[0].source, "database");
+  EXPECT_EQ((*a_search)[0].source, core::Layer::database);
   EXPECT_EQ((*a_search)[0].name, "secret");
   EXPECT_EQ((*a_search)[0].key, "db:" + std::to_string(a->id));
 }
@@ -328,10 +328,10 @@ TEST_P(StoreConformance, NamesWithPathTricksRefused) {
 }
 
 TEST_P(StoreConformance, FileDocsSyncAndScope) {
-  auto shared = core::make_search_doc("/home/skills/a/SKILL.md", "", "shared", "aardvark-care", "Shared care guide",
+  auto shared = core::make_search_doc("/home/skills/a/SKILL.md", "", core::Layer::shared, "aardvark-care", "Shared care guide",
                                       skill_md("aardvark-care", "Shared care guide", "Feed the aardvark."));
   shared.stamp = "s1";
-  auto mine = core::make_search_doc("/home/users/alice/skills/b/SKILL.md", "alice", "user", "aardvark-notes",
+  auto mine = core::make_search_doc("/home/users/alice/skills/b/SKILL.md", "alice", core::Layer::user, "aardvark-notes",
                                     "Alice's notes", skill_md("aardvark-notes", "Alice's notes", "My aardvark."));
   mine.stamp = "s2";
   ASSERT_TRUE(store->sync_file_docs({shared, mine}, {}));
@@ -353,7 +353,7 @@ TEST_P(StoreConformance, FileDocsSyncAndScope) {
   EXPECT_EQ(store->search(std::string_view("bob"), "aardvark", 10)->size(), 1U);
   auto anonymous = store->search(std::nullopt, "aardvark", 10);
   ASSERT_EQ(anonymous->size(), 1U);
-  EXPECT_EQ((*anonymous)[0].source, "shared");
+  EXPECT_EQ((*anonymous)[0].source, core::Layer::shared);
   EXPECT_EQ((*anonymous)[0].owner, "");
 
   // Upsert replaces; removal removes; database rows are not file docs.
@@ -367,7 +367,7 @@ TEST_P(StoreConformance, FileDocsSyncAndScope) {
   ASSERT_TRUE(after);
   std::set<std::string> sources;
   for (const auto& hit : *after)
-    sources.insert(hit.source);
+    sources.insert(core::layer_name(hit.source));
   EXPECT_EQ(sources, (std::set<std::string>{"shared", "database"})); // name still says aardvark
   EXPECT_EQ(store->search(std::nullopt, "pangolin", 10)->size(), 1U);
   // A file sync may not touch database documents.
@@ -380,7 +380,7 @@ TEST_P(StoreConformance, SearchDocTakesTagsAndTriggers) {
   const std::string text =
       "---\nname: tagged\ndescription: d\ntags: [ocelot, lynx]\ntriggers:\n  - caracal\nmetadata:\n  hermes:\n"
       "    tags: [serval]\n---\nBody about margays.\n";
-  const auto doc = core::make_search_doc("k", "", "shared", "tagged", "d", text);
+  const auto doc = core::make_search_doc("k", "", core::Layer::shared, "tagged", "d", text);
   EXPECT_EQ(doc.tags, "ocelot lynx serval");
   EXPECT_EQ(doc.triggers, "caracal");
   EXPECT_EQ(doc.body, "Body about margays.\n");

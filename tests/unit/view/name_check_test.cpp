@@ -10,14 +10,14 @@ namespace skillrt::core {
 namespace {
 
 std::string error_of(std::string_view name) {
-  auto result = check_skill_name(name);
+  auto result = checked_lookup_name(name);
   return result ? std::string() : result.error().error;
 }
 
 TEST(NameCheck, AcceptsNamesAndRelativePathsAndTrims) {
-  EXPECT_EQ(check_skill_name("axolotl").value(), "axolotl");
-  EXPECT_EQ(check_skill_name("  mlops/axolotl \n").value(), "mlops/axolotl");
-  EXPECT_EQ(check_skill_name("a..b").value(), "a..b"); // `..` inside a component is not traversal
+  EXPECT_EQ(checked_lookup_name("axolotl").value(), "axolotl");
+  EXPECT_EQ(checked_lookup_name("  mlops/axolotl \n").value(), "mlops/axolotl");
+  EXPECT_EQ(checked_lookup_name("a..b").value(), "a..b"); // `..` inside a component is not traversal
 }
 
 TEST(NameCheck, RejectsAbsolutePosixWindowsAndDrivePaths) {
@@ -27,7 +27,7 @@ TEST(NameCheck, RejectsAbsolutePosixWindowsAndDrivePaths) {
   EXPECT_EQ(error_of("c:foo"), relative);
   EXPECT_EQ(error_of("\\\\server\\share\\x"), relative);
   EXPECT_EQ(error_of("  /abs"), relative); // checked after stripping
-  auto result = check_skill_name("/x");
+  auto result = checked_lookup_name("/x");
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().hint.value(), std::string(k_lookup_hint));
   EXPECT_EQ(result.error().code, ErrorCode::invalid_argument);
@@ -42,11 +42,11 @@ TEST(NameCheck, RejectsTraversalComponentsWithEitherSeparator) {
 }
 
 TEST(NameCheck, RejectsNulEmptyAndOverlongNames) {
-  EXPECT_FALSE(check_skill_name(std::string("ab\0c", 4)));
-  EXPECT_FALSE(check_skill_name("   "));
+  EXPECT_FALSE(checked_lookup_name(std::string("ab\0c", 4)));
+  EXPECT_FALSE(checked_lookup_name("   "));
   const std::string longest(limits::k_max_path_length, 'a');
-  EXPECT_TRUE(check_skill_name(longest));
-  auto too_long = check_skill_name(longest + "a");
+  EXPECT_TRUE(checked_lookup_name(longest));
+  auto too_long = checked_lookup_name(longest + "a");
   ASSERT_FALSE(too_long);
   EXPECT_EQ(too_long.error().code, ErrorCode::limit_exceeded);
 }

@@ -97,7 +97,7 @@ TEST(Readiness, MissingVariableNeedsSetupWithNote) {
                                         context_with(tree.path(), {}));
   EXPECT_TRUE(ready.setup_needed);
   EXPECT_FALSE(ready.setup_skipped);
-  EXPECT_EQ(ready.readiness_status, "setup_needed");
+  EXPECT_EQ(ready.readiness_status, ReadinessStatus::setup_needed);
   ASSERT_EQ(ready.missing_required_environment_variables.size(), 1U);
   EXPECT_EQ(ready.setup_help.value(), "Create a key first.");
   EXPECT_EQ(ready.setup_note.value(), "Setup needed before using this skill: missing env $NEEDED. Create a key first.");
@@ -125,7 +125,7 @@ TEST(Readiness, OptionalVariablesNeverBlock) {
   const auto ready = evaluate_readiness(fm("required_environment_variables:\n  - name: OPT\n    optional: true\n"),
                                         context_with(tree.path(), {}));
   EXPECT_FALSE(ready.setup_needed);
-  EXPECT_EQ(ready.readiness_status, "available");
+  EXPECT_EQ(ready.readiness_status, ReadinessStatus::available);
   EXPECT_FALSE(ready.setup_note.has_value());
 }
 

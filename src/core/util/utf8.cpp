@@ -1,4 +1,4 @@
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/yaml/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace skillrt::core {
 namespace {
