@@ -15,7 +15,7 @@
 
 #include "core/util/sha256.hpp"
 #include "sources/bundle_path.hpp"
-#include "sources/unique_fd.hpp"
+#include "core/files/unique_fd.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::sources {

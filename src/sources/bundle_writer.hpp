@@ -22,9 +22,10 @@
 #include "core/hub/fetcher.hpp"
 #include "skillrt/result.hpp"
 #include "sources/bundle_limits.hpp"
-#include "sources/unique_fd.hpp"
+#include "core/files/unique_fd.hpp"
 
 namespace skillrt::sources {
+using UniqueFd = core::files::UniqueFd;
 
 class BundleWriter {
 public:

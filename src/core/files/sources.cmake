@@ -1,2 +1,4 @@
 list(APPEND SKILLRT_CORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/fsync_dir.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rename.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime_cache.cpp)
