@@ -5,7 +5,7 @@
 #include "command.hpp"
 #include "core/limits.hpp"
 #include "core/todo/todo.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "protocol/todo_json.hpp"
 #include "protocol/error_json.hpp"
 

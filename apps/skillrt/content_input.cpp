@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 
 namespace skillrt::app {
 

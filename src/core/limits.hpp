@@ -149,8 +149,10 @@ inline constexpr int k_user_state_lock_timeout_ms = 30000;
 inline constexpr std::size_t k_max_bundle_entries = 10000;                 // files + folders
 inline constexpr std::uint64_t k_max_bundle_bytes = 256ull * 1024 * 1024;  // uncompressed, in all
 inline constexpr std::uint64_t k_max_bundle_file_bytes = 64ull * 1024 * 1024;
-// Uncompressed bytes per compressed byte, checked once past the first MiB.
+// Uncompressed bytes per compressed byte, checked once past the grace bytes
+// (tiny archives of text legitimately compress very well).
 inline constexpr std::uint64_t k_max_compression_ratio = 100;
+inline constexpr std::uint64_t k_compression_ratio_grace_bytes = 1024 * 1024;
 inline constexpr std::size_t k_max_bundle_path_bytes = 1024;
 inline constexpr std::size_t k_max_bundle_depth = 32;
 // One download (libcurl): bytes, seconds, redirects.

@@ -4,8 +4,8 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/containment.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/containment.hpp"
+#include "core/files/read_file.hpp"
 #include "core/view/file_serving.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/util/utf8.hpp"

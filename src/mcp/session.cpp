@@ -11,7 +11,7 @@
 #include <variant>
 
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 #include "mcp/server_state.hpp"
 
 namespace skillrt::mcp {

@@ -15,7 +15,8 @@
 
 #include "core/util/sha256.hpp"
 #include "sources/bundle_path.hpp"
-#include "sources/unique_fd.hpp"
+#include "core/files/tree_walk.hpp"
+#include "core/files/unique_fd.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::sources {
@@ -107,21 +108,6 @@ bool symlink_leaves(const std::string& entry, std::string_view target) {
   return false;
 }
 
-const char* special_kind(mode_t type) {
-  switch (type) {
-  case AE_IFCHR:
-    return "character device";
-  case AE_IFBLK:
-    return "block device";
-  case AE_IFIFO:
-    return "fifo";
-  case AE_IFSOCK:
-    return "socket";
-  default:
-    return nullptr;
-  }
-}
-
 class Extraction {
 public:
   Extraction(archive* a, std::string_view label, BundleWriter& writer) : m_a(a), m_label(label), m_writer(writer) {}
@@ -180,7 +166,7 @@ private:
       }
       return fail(ErrorCode::refused, "skill bundles may not contain symlinks: " + *normalized);
     }
-    if (const char* special = special_kind(type)) {
+    if (const char* special = core::files::special_kind_name(type)) {
       return fail(ErrorCode::refused,
                   entry_prefix(name) + "devices, fifos and sockets are not allowed (" + special + ")");
     }

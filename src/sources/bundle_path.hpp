@@ -6,10 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "core/files/tree_limits.hpp"
 #include "skillrt/result.hpp"
-#include "sources/bundle_limits.hpp"
 
 namespace skillrt::sources {
+
+// The caps of a fetched bundle: the filesystem layer's one set of tree limits.
+using BundleLimits = core::files::TreeLimits;
 
 // `"name"` for messages: printable ASCII and UTF-8 kept, other bytes as \xNN,
 // cut to 200 bytes ("..." added), so a hostile name cannot garble a terminal.

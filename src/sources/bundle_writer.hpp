@@ -19,12 +19,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/files/unique_fd.hpp"
 #include "core/hub/fetcher.hpp"
 #include "skillrt/result.hpp"
-#include "sources/bundle_limits.hpp"
-#include "sources/unique_fd.hpp"
+#include "sources/bundle_path.hpp"
 
 namespace skillrt::sources {
+using UniqueFd = core::files::UniqueFd;
 
 class BundleWriter {
 public:

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "core/hub/fetcher.hpp"
-#include "sources/bundle_limits.hpp"
+#include "sources/bundle_path.hpp"
 #include "sources/git_fetch.hpp"
 #include "sources/https_fetch.hpp"
 

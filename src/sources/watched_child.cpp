@@ -15,6 +15,7 @@
 #include <exception>
 #include <optional>
 
+#include "core/files/unique_fd.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::sources {
@@ -70,17 +71,6 @@ struct ChildReaper {
     }
     pid = -1;
     return status;
-  }
-};
-
-struct Fd {
-  int fd = -1;
-  ~Fd() { reset(); }
-  void reset() {
-    if (fd >= 0) {
-      ::close(fd);
-      fd = -1;
-    }
   }
 };
 
@@ -187,8 +177,8 @@ Result<void> run_watched_child(const ChildWork& work, const ChildDeadlines& dead
   if (::pipe2(ends, O_CLOEXEC) != 0) {
     return fail(ErrorCode::io_error, "cannot create a pipe for the worker process: " + core::errno_text(errno));
   }
-  Fd read_end{ends[0]};
-  Fd write_end{ends[1]};
+  core::files::UniqueFd read_end(ends[0]);
+  core::files::UniqueFd write_end(ends[1]);
   const pid_t parent = ::getpid();
   ChildReaper child;
   child.pid = ::fork();
@@ -196,8 +186,8 @@ Result<void> run_watched_child(const ChildWork& work, const ChildDeadlines& dead
     return fail(ErrorCode::io_error, "cannot start the worker process: " + core::errno_text(errno));
   }
   if (child.pid == 0) {
-    read_end.fd = -1; // not closed: the child ends in _exit and never runs destructors
-    child_main(work, write_end.fd, parent);
+    read_end.release(); // not closed: the child ends in _exit and never runs destructors
+    child_main(work, write_end.get(), parent);
   }
   write_end.reset();
 
@@ -217,7 +207,7 @@ Result<void> run_watched_child(const ChildWork& work, const ChildDeadlines& dead
     }
     const Clock::time_point next = std::min(started + deadlines.total, last_heard + deadlines.stall);
     const auto wait = std::chrono::duration_cast<milliseconds>(next - now) + milliseconds(1);
-    pollfd watched{read_end.fd, POLLIN, 0};
+    pollfd watched{read_end.get(), POLLIN, 0};
     const int ready = ::poll(&watched, 1, static_cast<int>(std::min<std::int64_t>(wait.count(), 60'000)));
     if (ready < 0 && errno != EINTR) {
       return fail(ErrorCode::io_error, "cannot watch the worker process: " + core::errno_text(errno));
@@ -225,7 +215,7 @@ Result<void> run_watched_child(const ChildWork& work, const ChildDeadlines& dead
     if (ready <= 0) {
       continue;
     }
-    const ssize_t got = ::read(read_end.fd, chunk.data(), chunk.size());
+    const ssize_t got = ::read(read_end.get(), chunk.data(), chunk.size());
     if (got < 0 && errno == EINTR) {
       continue;
     }

@@ -4,7 +4,7 @@
  * Tests run as root, where chmod cannot produce EACCES; this can.
  *
  * SKILLRT_FAULT="OP:WHAT[:after=N][:match=SUBSTR]"
- *   OP     write | fsync | rename
+ *   OP     write | fsync | rename (rename and renameat2)
  *   WHAT   an errno name (ENOSPC, EACCES, EIO, EDQUOT) or sleep=SECONDS
  *   after  write only: let N bytes through first (a short write up to the
  *          boundary), then fail every later write
@@ -155,4 +155,17 @@ int rename(const char* from, const char* to) {
     return -1;
   }
   return real_rename(from, to);
+}
+
+/* The no-replace rename of core/files goes through renameat2; same rule. */
+int renameat2(int from_dir, const char* from, int to_dir, const char* to, unsigned int flags) {
+  static int (*real_renameat2)(int, const char*, int, const char*, unsigned int);
+  if (real_renameat2 == NULL) {
+    real_renameat2 = (int (*)(int, const char*, int, const char*, unsigned int))dlsym(RTLD_NEXT, "renameat2");
+  }
+  parse_fault();
+  if (g_fault.op == OP_RENAME && (g_fault.match[0] == '\0' || strstr(from, g_fault.match) != NULL) && trigger() != 0) {
+    return -1;
+  }
+  return real_renameat2(from_dir, from, to_dir, to, flags);
 }

@@ -5,7 +5,7 @@
 #include "core/commands/arguments.hpp"
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/text.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/preprocess.hpp"

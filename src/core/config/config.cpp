@@ -10,8 +10,8 @@
 
 #include "core/config/list_literal.hpp"
 #include "core/limits.hpp"
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/yaml_emit.hpp"
 #include "skillrt/try.hpp"

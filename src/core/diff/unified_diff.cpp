@@ -6,8 +6,9 @@
 #include <optional>
 #include <system_error>
 
+#include "core/files/tree_walk.hpp"
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 
 namespace skillrt::core::diff {
 namespace {
@@ -102,31 +103,32 @@ bool looks_binary(std::string_view bytes) {
   return bytes.substr(0, 8000).find('\0') != std::string_view::npos;
 }
 
+// The regular files below `dir` by relative path, through the filesystem
+// layer's walker: links left out (never followed), nothing refused, `skip`
+// deciding by name; a tree it cannot walk whole contributes what was seen.
 std::map<std::string, fs::path> regular_files(const fs::path& dir, const DiffSkip& skip) {
-  std::map<std::string, fs::path> files;
+  std::map<std::string, fs::path> found;
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(dir, ec))) {
-    return files;
+    return found; // missing, or a link: nothing of it is compared
   }
-  for (fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (it->is_symlink(ec)) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    std::error_code type_ec;
-    const bool is_dir = it->is_directory(type_ec);
-    if (skip && skip(it->path().filename().string(), is_dir)) {
-      if (is_dir) {
-        it.disable_recursion_pending();
-      }
-      continue;
-    }
-    if (it->is_regular_file(ec)) {
-      files.emplace(fs::relative(it->path(), dir).generic_string(), it->path());
-    }
+  files::WalkOptions options;
+  options.links = files::LinkPolicy::skip;
+  options.specials = files::SpecialPolicy::record;
+  options.problems = files::ProblemPolicy::report;
+  options.skip_runtime_caches = false; // the caller's `skip` decides
+  if (skip) {
+    options.leave_out = [&skip](const files::WalkEntry& entry) {
+      return skip(entry.name, entry.kind == files::EntryKind::folder);
+    };
   }
-  return files;
+  (void)files::walk_tree(dir, options, [&](const files::WalkEntry& entry) -> Result<void> {
+    if (entry.kind == files::EntryKind::file) {
+      found.emplace(std::string(entry.path), dir / entry.path);
+    }
+    return {};
+  });
+  return found;
 }
 
 } // namespace

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <utility>
 
+#include "core/files/unique_fd.hpp"
+
 namespace skillrt::core {
 
 namespace {
@@ -19,23 +21,19 @@ namespace {
 constexpr std::size_t k_no_page = static_cast<std::size_t>(-1);
 
 // An unlinked file in `dir` for this process alone: O_TMPFILE where the file
-// system has it, else a named file removed at once. -1 when neither works.
-int open_unlinked_file(const std::filesystem::path& dir) {
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) {
+// system has it, else a named file removed at once. Invalid when neither works.
+files::UniqueFd open_unlinked_file(const std::filesystem::path& dir) {
+  files::UniqueFd fd(::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+  if (fd) {
     return fd;
   }
   if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
-    return -1; // no directory, or not writable: the named route would fail too
+    return fd; // no directory, or not writable: the named route would fail too
   }
   std::string name = (dir / ".skillrt-descriptions-XXXXXX").native();
-  fd = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd < 0) {
-    return -1;
-  }
-  if (::unlink(name.c_str()) != 0) {
-    ::close(fd);
-    return -1; // it would outlive the process: do without
+  fd.reset(::mkostemp(name.data(), O_CLOEXEC));
+  if (fd && ::unlink(name.c_str()) != 0) {
+    fd.reset(); // it would outlive the process: do without
   }
   return fd;
 }
@@ -79,11 +77,6 @@ struct DescriptionStore::State {
   }
   State(const State&) = delete;
   State& operator=(const State&) = delete;
-  ~State() {
-    if (fd >= 0) {
-      ::close(fd);
-    }
-  }
 
   void append(std::string_view text);
   void page_filled();
@@ -97,7 +90,7 @@ struct DescriptionStore::State {
   std::uint64_t size = 0;
   std::size_t kept_pages = 0;    // pages [0, kept_pages) never leave memory
   std::size_t next_to_write = 0; // first full page not yet in the file
-  int fd = -1;
+  files::UniqueFd fd;
   bool failed = false; // no file could be made or written: memory only
   std::uint64_t file_size = 0;
   std::vector<Slot> slots; // file pages read back, by page index modulo their count
@@ -132,14 +125,14 @@ void DescriptionStore::State::page_filled() {
 // continues where it stopped) and frees their memory. Pages a failed write
 // did not complete stay in memory, and so does everything after them.
 void DescriptionStore::State::write_pending() {
-  if (fd < 0) {
+  if (!fd) {
     for (const std::filesystem::path& dir : options.spill_dirs) {
       fd = open_unlinked_file(dir);
-      if (fd >= 0) {
+      if (fd) {
         break;
       }
     }
-    if (fd < 0) {
+    if (!fd) {
       failed = true;
       return;
     }
@@ -158,7 +151,7 @@ void DescriptionStore::State::write_pending() {
       iov[i].iov_base = pages[first + skip_pages + i].memory.get() + (i == 0 ? skip_bytes : 0);
       iov[i].iov_len = page_size - (i == 0 ? skip_bytes : 0);
     }
-    const ssize_t n = ::writev(fd, iov.data(), static_cast<int>(std::min<std::size_t>(left, IOV_MAX)));
+    const ssize_t n = ::writev(fd.get(), iov.data(), static_cast<int>(std::min<std::size_t>(left, IOV_MAX)));
     if (n < 0 && errno == EINTR) {
       continue;
     }
@@ -195,7 +188,7 @@ const char* DescriptionStore::State::page_bytes(std::size_t index) {
   if (!slot.data) {
     slot.data = std::make_unique_for_overwrite<char[]>(options.page_size);
   }
-  if (!read_exactly(fd, page.file_offset, slot.data.get(), options.page_size)) {
+  if (!read_exactly(fd.get(), page.file_offset, slot.data.get(), options.page_size)) {
     slot.page = k_no_page;
     return nullptr;
   }

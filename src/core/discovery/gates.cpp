@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/discovery/catalog.hpp"
+#include "core/files/unique_fd.hpp"
 
 namespace skillrt::core {
 
@@ -38,20 +39,19 @@ bool path_exists(const char* path) {
 constexpr std::size_t k_cgroup_read_limit = 64 * 1024;
 
 bool cgroup_names_container() {
-  int fd = ::open("/proc/1/cgroup", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  const files::UniqueFd fd(::open("/proc/1/cgroup", O_RDONLY | O_CLOEXEC));
+  if (!fd) {
     return false;
   }
   std::string content;
   std::array<char, 4096> buffer{};
   while (content.size() < k_cgroup_read_limit) {
-    ssize_t got = ::read(fd, buffer.data(), buffer.size());
+    ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
     if (got <= 0) {
       break;
     }
     content.append(buffer.data(), static_cast<std::size_t>(got));
   }
-  ::close(fd);
   return content.find("docker") != std::string::npos || content.find("containerd") != std::string::npos ||
          content.find("kubepods") != std::string::npos;
 }

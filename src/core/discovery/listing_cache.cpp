@@ -11,8 +11,8 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 
 namespace skillrt::core {
 
@@ -344,22 +344,6 @@ bool decode_listing_cache(std::string_view bytes, EntryList& out) {
   return false;
 }
 
-ListingCache::Fd& ListingCache::Fd::operator=(Fd&& other) noexcept {
-  if (this != &other) {
-    reset();
-    m_fd = other.m_fd;
-    other.m_fd = -1;
-  }
-  return *this;
-}
-
-void ListingCache::Fd::reset() {
-  if (m_fd >= 0) {
-    ::close(m_fd);
-    m_fd = -1;
-  }
-}
-
 ListingCache::ListingCache(std::filesystem::path file, std::int64_t racy_window_ns)
     : m_file(std::move(file)), m_racy_window_ns(racy_window_ns) {}
 
@@ -384,7 +368,7 @@ ListingCache::~ListingCache() {
 
 ListingCache ListingCache::load(const std::filesystem::path& file, std::int64_t racy_window_ns) {
   ListingCache cache(file, racy_window_ns);
-  Fd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  files::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) {
     return cache; // missing or unreadable: start empty; a later save creates it
   }

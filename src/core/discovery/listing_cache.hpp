@@ -23,7 +23,8 @@
 
 #include "core/cache/file_stamp.hpp"
 #include "core/discovery/skill_reader.hpp"
-#include "core/util/atomic_file.hpp"
+#include "core/files/unique_fd.hpp"
+#include "core/files/atomic_file.hpp"
 
 namespace skillrt::core {
 
@@ -75,23 +76,6 @@ public:
   bool dirty() const { return m_dirty; }
 
 private:
-  // An owned descriptor that can be moved.
-  class Fd {
-  public:
-    Fd() = default;
-    explicit Fd(int fd) : m_fd(fd) {}
-    Fd(Fd&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
-    Fd& operator=(Fd&& other) noexcept;
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() { reset(); }
-    int get() const { return m_fd; }
-    void reset();
-
-  private:
-    int m_fd = -1;
-  };
-
   bool next_block();
   bool peek();
   void advance_to(std::string_view path, bool inclusive);
@@ -108,7 +92,7 @@ private:
   bool m_dirty = false;
 
   // Reading the old file.
-  Fd m_in;
+  files::UniqueFd m_in;
   bool m_in_ok = false; // more blocks may follow
   std::uint64_t m_file_size = 0;
   std::uint64_t m_next_offset = 0;       // file offset of the next block header

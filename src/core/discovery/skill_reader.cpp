@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "core/discovery/gates.hpp"
+#include "core/files/unique_fd.hpp"
 #include "core/limits.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
@@ -19,22 +20,6 @@ namespace skillrt::core {
 namespace {
 
 constexpr std::size_t k_read_chunk = 16 * 1024;
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : m_fd(fd) {}
-  ~FileDescriptor() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return m_fd; }
-
- private:
-  int m_fd;
-};
 
 // Appends up to `want` bytes from fd to buffer. Returns 0 or an errno value.
 int read_more(int fd, std::string& buffer, std::size_t want, bool& eof) {
@@ -131,7 +116,7 @@ std::string body_description(int fd, std::string& buffer, std::size_t bom, std::
 }  // namespace
 
 bool read_listing_fields(const std::string& path, std::string& buffer, ListingFields& fields, ListingFailure& failure) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  const files::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) {
     failure = {SkipReason::unreadable, "cannot open: " + errno_text(errno)};
     return false;

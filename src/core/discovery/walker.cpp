@@ -20,8 +20,9 @@
 #include <utility>
 
 #include "core/discovery/walk_text.hpp"
+#include "core/files/unique_fd.hpp"
 #include "core/limits.hpp"
-#include "core/util/containment.hpp"
+#include "core/files/containment.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::core {
@@ -140,20 +141,19 @@ std::string strip_space(std::string_view text) {
 // The active org id from <root>/_org/.active_org, or "" when there is none.
 std::string read_active_org(int root_fd) {
   std::string marker = std::string(k_org_dir) + "/" + std::string(k_active_org_marker);
-  int fd = ::openat(root_fd, marker.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
+  const files::UniqueFd fd(::openat(root_fd, marker.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd) {
     return {};
   }
   struct stat st {};
   std::string content;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+  if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode)) {
     std::array<char, k_max_active_org_bytes> buffer{};
-    ssize_t got = ::read(fd, buffer.data(), buffer.size());
+    ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
     if (got > 0) {
       content.assign(buffer.data(), static_cast<std::size_t>(got));
     }
   }
-  ::close(fd);
   std::string id = strip_space(content);
   // An id is one path component; anything else cannot name a directory.
   if (id == "." || id == ".." || id.find('/') != std::string::npos || id.find('\0') != std::string::npos) {
@@ -198,8 +198,8 @@ class Walker {
 
   TextWalk run() {
     const std::string root = m_path.empty() ? std::string("/") : m_path;
-    int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
+    files::UniqueFd fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd) {
       int err = errno;
       skip(root, err == ENOENT ? SkipReason::dangling_symlink : SkipReason::unreadable,
            "cannot open the root: " + errno_text(err));
@@ -208,8 +208,8 @@ class Walker {
     // readdir reports a mount point's covered inode, so an excluded directory
     // that is a mount point (HOME/users on its own volume) would slip past the
     // identity check: with exclusions, every directory is fstat'ed.
-    m_trust_dirent_ino = m_limits.per_user_dirs.empty() && dirent_ino_is_st_ino(fd);
-    if (!enter(fd, 0, std::nullopt)) {
+    m_trust_dirent_ino = m_limits.per_user_dirs.empty() && dirent_ino_is_st_ino(fd.get());
+    if (!enter(std::move(fd), 0, std::nullopt)) {
       return finish();
     }
     std::size_t depth = 0;
@@ -308,8 +308,8 @@ class Walker {
       return false;
     }
     // `name` points into Frame::names, where every name is NUL-terminated.
-    int fd = ::openat(::dirfd(parent.dir), name.data(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
+    files::UniqueFd fd(::openat(::dirfd(parent.dir), name.data(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd) {
       int err = errno;
       if (err == ELOOP) {
         skip(m_path, SkipReason::symlink_cycle, "too many levels of symbolic links");
@@ -329,7 +329,7 @@ class Walker {
       known = DirId{parent.id.dev, ino};
     }
     // ino 0: a symlink (or an entry of unknown type) that may lead anywhere.
-    if (!enter(fd, depth + 1, known, ino == 0)) {
+    if (!enter(std::move(fd), depth + 1, known, ino == 0)) {
       return false;
     }
     m_frames[depth + 1].is_org_dir = org_dir;
@@ -373,18 +373,17 @@ class Walker {
     return !resolved.empty() && below_any(resolved, m_limits.per_user_dirs);
   }
 
-  // Registers the directory open on fd as frame `depth` and reads it. Takes
-  // ownership of fd. False when it is not entered (cycle, per-user dir, I/O
+  // Registers the directory open on fd as frame `depth` and reads it. False
+  // when it is not entered (cycle, per-user dir, I/O
   // error). `maybe_link`: reached through a symlink or an entry of unknown type.
-  bool enter(int fd, std::size_t depth, std::optional<DirId> known, bool maybe_link = false) {
+  bool enter(files::UniqueFd fd, std::size_t depth, std::optional<DirId> known, bool maybe_link = false) {
     DirId id{};
     if (known) {
       id = *known;
     } else {
       struct stat st {};
-      if (::fstat(fd, &st) != 0) {
+      if (::fstat(fd.get(), &st) != 0) {
         int err = errno;
-        ::close(fd);
         skip(m_path, SkipReason::unreadable, errno_text(err));
         return false;
       }
@@ -392,8 +391,7 @@ class Walker {
     }
     const DirIdentity identity{static_cast<std::uint64_t>(id.dev), static_cast<std::uint64_t>(id.ino)};
     if (std::find(m_per_user_ids.begin(), m_per_user_ids.end(), identity) != m_per_user_ids.end() ||
-        (maybe_link && resolves_into_per_user_dir(fd))) {
-      ::close(fd);
+        (maybe_link && resolves_into_per_user_dir(fd.get()))) {
       skip(m_path.empty() ? std::string("/") : m_path, SkipReason::per_user_dir,
            "the per-user homes (HOME/users): never part of the shared layer");
       return false;
@@ -401,9 +399,8 @@ class Walker {
     // A link may lead anywhere: it is followed only while its target stays in
     // the configured roots, so one link to `/` cannot list the whole machine.
     if (maybe_link && depth > 0) {
-      const std::string resolved = real_path_of(fd);
+      const std::string resolved = real_path_of(fd.get());
       if (resolved.empty() || !below_any(resolved, m_allowed)) {
-        ::close(fd);
         skip(m_path, SkipReason::outside_roots,
              "symlink to " + (resolved.empty() ? std::string("an unresolvable path") : resolved) +
                  ", outside the configured skills roots: not followed");
@@ -411,7 +408,6 @@ class Walker {
       }
     }
     if (!m_visited.insert(id)) {
-      ::close(fd);
       std::string detail = "already visited through another path";
       for (std::size_t i = 0; i < depth; ++i) {
         if (m_frames[i].id == id) {
@@ -423,13 +419,13 @@ class Walker {
       skip(m_path, SkipReason::symlink_cycle, std::move(detail));
       return false;
     }
-    DIR* dir = ::fdopendir(fd);
+    DIR* dir = ::fdopendir(fd.get());
     if (dir == nullptr) {
       int err = errno;
-      ::close(fd);
       skip(m_path, SkipReason::unreadable, errno_text(err));
       return false;
     }
+    fd.release(); // the stream owns it now; closedir closes it
     if (m_frames.size() <= depth) {
       m_frames.resize(depth + 1);
     }

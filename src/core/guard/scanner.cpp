@@ -19,7 +19,7 @@
 #include "core/guard/structure.hpp"
 #include "core/guard/unicode_smuggling.hpp"
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/sha256.hpp"
 #include "core/util/utc_time.hpp"
 

@@ -9,7 +9,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -4,6 +4,7 @@
 #include <set>
 #include <system_error>
 
+#include "core/files/pristine.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/bundle_manifest.hpp"
 #include "core/hub/hub_session.hpp"
@@ -79,12 +80,12 @@ AuditOutcome audit_installed(const Context& ctx, const Config& config, bool shar
       row.missing = true;
       row.issues.push_back("the folder " + target->string() + " is gone");
     } else {
-      if (auto manifest = build_bundle_manifest(*target); manifest) {
-        row.current_hash = manifest->content_hash;
-        row.drift = manifest->content_hash != entry.content_hash;
+      const auto current = bundle_content_hash(*target);
+      row.drift = !files::is_pristine(current, entry.content_hash);
+      if (current) {
+        row.current_hash = *current;
       } else {
-        row.drift = true;
-        row.issues.push_back("cannot hash the folder: " + manifest.error().message);
+        row.issues.push_back("cannot hash the folder: " + current.error().message);
       }
       if (row.drift && row.current_hash.size() > 0) {
         row.issues.push_back("drift: the folder changed since install (lock " + entry.content_hash + ", disk " +

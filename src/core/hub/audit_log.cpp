@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <system_error>
 
+#include "core/files/unique_fd.hpp"
 #include "core/hub/lock_file.hpp"
 #include "core/util/utc_time.hpp"
 
@@ -51,14 +52,14 @@ std::string format_audit_line(const AuditRecord& r, std::string_view timestamp) 
 
 Result<void> append_audit_line(const std::filesystem::path& log, const AuditRecord& record) {
   const std::string line = format_audit_line(record, utc_now_iso8601()) + "\n";
-  const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
+  files::UniqueFd fd(::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+  if (!fd) {
     return fail(ErrorCode::io_error, "Cannot open " + log.string() + ": " + std::generic_category().message(errno));
   }
   // One write(2) per line: with O_APPEND the kernel places it whole at the end.
-  const ssize_t written = ::write(fd, line.data(), line.size());
+  const ssize_t written = ::write(fd.get(), line.data(), line.size());
   const int err = errno;
-  ::close(fd);
+  fd.reset();
   if (written != static_cast<ssize_t>(line.size())) {
     return fail(ErrorCode::io_error, "Cannot append to " + log.string() + ": " + std::generic_category().message(err));
   }

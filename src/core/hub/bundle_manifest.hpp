@@ -6,7 +6,8 @@
 // __pycache__/, *.pyc, .DS_Store, ...), which running a skill creates and an
 // install never places; anything else added, removed or changed anywhere —
 // dot files included — changes the manifest. A symlink, device or fifo
-// anywhere else in the bundle is an error, as are the bundle limits of limits.hpp.
+// anywhere else in the bundle is an error, as are the bundle limits of limits.hpp
+// (built by core/files/content_manifest, the one manifest builder).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/files/content_manifest.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core::hub {
@@ -22,11 +24,8 @@ namespace skillrt::core::hub {
 // The detached signature written by `skillrt sign DIR`, at the bundle's top.
 inline constexpr std::string_view k_signature_file_name = ".skillrt-signature";
 
-struct ManifestEntry {
-  std::string path;    // POSIX, relative, no "." or ".." segments
-  std::string sha256;  // 64 lower-case hex
-  std::uint64_t size = 0;
-};
+// One file of the manifest: path, sha256 (64 lower-case hex), size.
+using ManifestEntry = files::ContentEntry;
 
 struct BundleManifest {
   std::vector<ManifestEntry> entries;  // sorted by path bytes
@@ -36,5 +35,9 @@ struct BundleManifest {
 };
 
 Result<BundleManifest> build_bundle_manifest(const std::filesystem::path& bundle_dir);
+
+// The content_hash of build_bundle_manifest(dir): the identity the pristine
+// rule (core/files/pristine.hpp) compares with lock.json's record.
+Result<std::string> bundle_content_hash(const std::filesystem::path& bundle_dir);
 
 }  // namespace skillrt::core::hub

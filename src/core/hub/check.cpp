@@ -5,12 +5,13 @@
 #include <optional>
 #include <system_error>
 
+#include "core/files/pristine.hpp"
 #include "core/hub/bundle_manifest.hpp"
 #include "core/hub/hub_session.hpp"
 #include "core/hub/lock_file.hpp"
 #include "core/hub/placement.hpp"
 #include "core/hub/quarantine.hpp"
-#include "core/util/private_temp_dir.hpp"
+#include "core/files/private_temp_dir.hpp"
 
 namespace skillrt::core::hub {
 
@@ -80,12 +81,14 @@ CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::op
     } else if (!fs::is_directory(fs::symlink_status(*target, ec))) {
       row.missing = true;
       row.message = "the folder " + target->string() + " is gone";
-    } else if (auto manifest = build_bundle_manifest(*target); manifest) {
-      row.current_hash = manifest->content_hash;
-      row.locally_modified = manifest->content_hash != entry.content_hash;
     } else {
-      row.locally_modified = true;
-      row.message = "cannot hash the installed folder: " + manifest.error().message;
+      const auto current = bundle_content_hash(*target);
+      row.locally_modified = !files::is_pristine(current, entry.content_hash);
+      if (current) {
+        row.current_hash = *current;
+      } else {
+        row.message = "cannot hash the installed folder: " + current.error().message;
+      }
     }
     if (fetch_upstream && !row.invalid_install) {
       if (progress != nullptr) {

@@ -12,7 +12,7 @@
 #include "core/tenancy/layer.hpp"
 #include "core/tenancy/permissions.hpp"
 #include "skillrt/result.hpp"
-#include "core/util/file_lock.hpp"
+#include "core/files/file_lock.hpp"
 
 namespace skillrt::core::hub {
 

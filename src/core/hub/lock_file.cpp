@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/limits.hpp"
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/strict_json.hpp"
 #include "core/validate/skill_name.hpp"
 #include "skillrt/try.hpp"

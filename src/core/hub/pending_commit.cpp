@@ -9,27 +9,21 @@
 #include <cerrno>
 #include <system_error>
 
+#include "core/files/fsync_dir.hpp"
+#include "core/files/rename.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/placement.hpp"
 #include "core/limits.hpp"
 #include "core/memory/state_json.hpp"
-#include "core/util/atomic_file.hpp"
-#include "core/util/path_within.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/path_within.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/utf8.hpp"
 
 namespace skillrt::core::hub {
 namespace {
 
 namespace fs = std::filesystem;
-
-void fsync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
-}
 
 bool exists_no_follow(const fs::path& p) {
   struct stat st {};
@@ -133,15 +127,7 @@ Result<void> record_lock_entry(const HubPaths& paths, const std::string& name, c
 }
 
 Result<void> rename_path(const fs::path& from, const fs::path& to) {
-  if (::rename(from.c_str(), to.c_str()) != 0) {
-    return fail(ErrorCode::io_error,
-                "Cannot move " + from.string() + " to " + to.string() + ": " + std::generic_category().message(errno));
-  }
-  fsync_dir(to.parent_path());
-  if (from.parent_path() != to.parent_path()) {
-    fsync_dir(from.parent_path());
-  }
-  return {};
+  return files::move_durably(from, to, files::Replace::allow);
 }
 
 } // namespace
@@ -209,7 +195,7 @@ Result<void> commit_placement(const HubPaths& paths, PendingPlacement p, bool re
     return give_up(ok.error());
   }
   fs::remove(record, ec);
-  fsync_dir(paths.pending);
+  (void)files::fsync_dir(paths.pending);
   if (!p.backup.empty()) {
     fs::remove_all(p.backup, ec); // a leftover is removed by the next operation
   }
@@ -271,7 +257,7 @@ std::vector<RecoveryNote> recover_pending(const HubPaths& paths) {
     fs::remove(file, ec);
     notes.push_back(std::move(note));
   }
-  fsync_dir(paths.pending);
+  (void)files::fsync_dir(paths.pending);
   return notes;
 }
 

@@ -12,7 +12,7 @@
 
 #include "core/hub/lock_file.hpp"
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
 

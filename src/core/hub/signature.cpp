@@ -17,11 +17,13 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/files/fsync_dir.hpp"
+#include "core/files/unique_fd.hpp"
 #include "core/hub/bundle_manifest.hpp"
 #include "core/hub/ed25519.hpp"
 #include "core/limits.hpp"
 #include "core/hub/signature_format.hpp"
-#include "core/util/atomic_file.hpp"
+#include "core/files/atomic_file.hpp"
 #include "core/util/text.hpp"
 
 namespace skillrt::core::hub {
@@ -44,8 +46,8 @@ Result<SmallFile> read_small_file(const fs::path& path, std::size_t cap, Links l
   if (links == Links::refuse) {
     flags |= O_NOFOLLOW;
   }
-  const int fd = ::open(path.c_str(), flags);
-  if (fd < 0) {
+  const files::UniqueFd fd(::open(path.c_str(), flags));
+  if (!fd) {
     const int err = errno;
     if (err == ENOENT) {
       return fail(ErrorCode::not_found, std::string(what) + " " + path.string() + " does not exist");
@@ -55,12 +57,8 @@ Result<SmallFile> read_small_file(const fs::path& path, std::size_t cap, Links l
     }
     return fail(ErrorCode::io_error, "cannot open " + std::string(what) + " " + path.string() + ": " + errno_text(err));
   }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+  if (::fstat(fd.get(), &st) != 0) {
     return fail(ErrorCode::io_error, "cannot stat " + path.string() + ": " + errno_text(errno));
   }
   if (!S_ISREG(st.st_mode)) {
@@ -77,7 +75,7 @@ Result<SmallFile> read_small_file(const fs::path& path, std::size_t cap, Links l
   file.mode = st.st_mode;
   std::array<char, 1024> buffer{};
   for (;;) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
     if (n < 0) {
       if (errno == EINTR) {
         continue;
@@ -125,8 +123,8 @@ Result<std::string> read_secret_key_file(const fs::path& path) {
 
 // Creates `path` (refusing to replace anything) with `mode` and `content`, durably.
 Result<void> create_exclusive(const fs::path& path, std::string_view content, mode_t mode) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd < 0) {
+  files::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
+  if (!fd) {
     const int err = errno;
     if (err == EEXIST) {
       return fail(ErrorCode::refused, path.string() + " already exists; refusing to overwrite a key (choose another "
@@ -139,11 +137,11 @@ Result<void> create_exclusive(const fs::path& path, std::string_view content, mo
   }
   std::string problem;
   // The umask may have removed bits from `mode`, never added any; set it exactly.
-  if (::fchmod(fd, mode) != 0) {
+  if (::fchmod(fd.get(), mode) != 0) {
     problem = "cannot set permissions on " + path.string() + ": " + errno_text(errno);
   }
   while (problem.empty() && !content.empty()) {
-    const ssize_t n = ::write(fd, content.data(), content.size());
+    const ssize_t n = ::write(fd.get(), content.data(), content.size());
     if (n < 0) {
       if (errno == EINTR) {
         continue;
@@ -153,10 +151,10 @@ Result<void> create_exclusive(const fs::path& path, std::string_view content, mo
     }
     content.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (problem.empty() && ::fsync(fd) != 0) {
+  if (problem.empty() && ::fsync(fd.get()) != 0) {
     problem = "cannot fsync " + path.string() + ": " + errno_text(errno);
   }
-  if (::close(fd) != 0 && problem.empty()) {
+  if (fd.close() != 0 && problem.empty()) {
     problem = "cannot close " + path.string() + ": " + errno_text(errno);
   }
   if (!problem.empty()) {
@@ -164,14 +162,6 @@ Result<void> create_exclusive(const fs::path& path, std::string_view content, mo
     return fail(ErrorCode::io_error, problem);
   }
   return {};
-}
-
-void fsync_folder(const fs::path& folder) {
-  const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
 }
 
 } // namespace
@@ -237,7 +227,7 @@ Result<void> write_key_pair(const KeyPair& keys, const fs::path& secret_path) {
     ::unlink(secret_path.c_str()); // ours: created just above
     return public_written;
   }
-  fsync_folder(secret_path.parent_path());
+  (void)files::fsync_dir(secret_path.parent_path());
   return {};
 }
 
@@ -277,10 +267,8 @@ Result<std::string> sign_bundle(const fs::path& bundle_dir, const fs::path& secr
   }
   // A new file is created 0600; the signature is public and travels with the
   // bundle, so make it readable like the files it covers.
-  const int fd = ::open(signature_path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fchmod(fd, 0644);
-    ::close(fd);
+  if (const files::UniqueFd fd(::open(signature_path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)); fd) {
+    ::fchmod(fd.get(), 0644);
   }
   return key_text;
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <system_error>
 
+#include "core/files/pristine.hpp"
 #include "core/files/runtime_cache.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/bundle_manifest.hpp"
@@ -56,8 +57,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     std::error_code ec;
     const bool present = fs::is_directory(fs::symlink_status(*target, ec));
     if (present) {
-      auto current = build_bundle_manifest(*target);
-      const bool modified = !current || current->content_hash != entry.content_hash;
+      const bool modified = !files::is_pristine(bundle_content_hash(*target), entry.content_hash);
       if (modified && !request.force) {
         report.status = "skipped_modified";
         report.reason = "'" + name +
@@ -103,8 +103,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     report.new_hash = judgement.manifest ? judgement.manifest->content_hash : std::string();
     if (present && report.new_hash == entry.content_hash && !report.new_hash.empty()) {
       // Upstream is what was installed (a forced update of a modified skill puts it back).
-      auto current = build_bundle_manifest(*target);
-      if (current && current->content_hash == entry.content_hash) {
+      if (files::is_pristine(bundle_content_hash(*target), entry.content_hash)) {
         report.status = "up_to_date";
         out.skills.push_back(std::move(report));
         continue;

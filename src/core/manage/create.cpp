@@ -10,6 +10,8 @@
 #include <system_error>
 
 #include "core/discovery/walker.hpp"
+#include "core/files/fsync_dir.hpp"
+#include "core/files/rename.hpp"
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
@@ -18,7 +20,7 @@
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
 #include "core/tenancy/user_home.hpp"
-#include "core/util/atomic_file.hpp"
+#include "core/files/atomic_file.hpp"
 #include "core/view/resolver.hpp"
 #include "core/util/utf8.hpp"
 
@@ -29,33 +31,6 @@ namespace fs = std::filesystem;
 
 std::string errno_text(int err) {
   return std::generic_category().message(err);
-}
-
-// rename(2) that never replaces an existing target (an empty folder made by
-// someone else in the meantime would otherwise be swallowed).
-int rename_no_replace(const fs::path& from, const fs::path& to) {
-#ifdef RENAME_NOREPLACE
-  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) {
-    return 0;
-  }
-  if (errno != EINVAL && errno != ENOSYS) {
-    return -1;
-  }
-#endif
-  std::error_code ec;
-  if (fs::exists(fs::symlink_status(to, ec))) {
-    errno = EEXIST;
-    return -1;
-  }
-  return ::rename(from.c_str(), to.c_str());
-}
-
-void fsync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
 }
 
 ManageResult already_exists(const std::string& name, const fs::path& where) {
@@ -158,16 +133,17 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
     return manage_failure(written.error().code, "Cannot write SKILL.md: " + written.error().message);
   }
   ::chmod((fs::path(staging) / "SKILL.md").c_str(), 0644);
-  if (rename_no_replace(staging, target) != 0) {
-    const int err = errno;
+  // Never replaces: an empty folder made by someone else in the meantime
+  // would otherwise be swallowed.
+  if (auto moved = files::rename_no_replace(staging, target); !moved) {
     drop_staging();
-    if (err == EEXIST || err == ENOTEMPTY) {
+    if (moved.error().code == ErrorCode::refused) {
       return already_exists(name, target);
     }
-    return manage_failure(ErrorCode::io_error,
-                          "Cannot move the new skill into " + target.string() + ": " + errno_text(err));
+    return manage_failure(ErrorCode::io_error, "Cannot move the new skill into " + target.string() + ": " +
+                                                   moved.error().message);
   }
-  fsync_dir(parent);
+  (void)files::fsync_dir(parent);
 
   ManageResult out;
   std::vector<std::string> warnings;

@@ -10,12 +10,13 @@
 #include <system_error>
 
 #include "core/discovery/walker.hpp"
+#include "core/files/fsync_dir.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
 #include "core/prompt/invalidate.hpp"
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 #include "core/util/utf8.hpp"
 
 namespace skillrt::core {
@@ -41,14 +42,6 @@ fs::path canonical_or_empty(const fs::path& path) {
 
 ManageResult refuse_target(const std::string& name, const std::string& why) {
   return manage_failure(ErrorCode::refused, "Refusing to delete skill " + quoted_name(name) + ": " + why);
-}
-
-void fsync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
 }
 
 } // namespace
@@ -129,7 +122,7 @@ ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRe
     return manage_failure(ErrorCode::io_error,
                           "Cannot delete " + resolved.string() + ": " + std::generic_category().message(err));
   }
-  fsync_dir(parent);
+  (void)files::fsync_dir(parent);
   // The skill is gone for every reader now; what follows only frees space
   // (and a crash here leaves a trash folder the next write in `parent` removes).
   fs::remove_all(trash, ec);

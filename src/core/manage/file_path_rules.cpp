@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/containment.hpp"
+#include "core/files/containment.hpp"
 #include "core/view/name_check.hpp"
 #include "core/util/utf8.hpp"
 

@@ -7,7 +7,7 @@
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
 #include "core/patch/fuzzy_replace.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/utf8.hpp"
 
 namespace skillrt::core {

@@ -9,7 +9,7 @@
 
 #include "core/context.hpp"
 #include "skillrt/result.hpp"
-#include "core/util/file_lock.hpp"
+#include "core/files/file_lock.hpp"
 
 namespace skillrt::core {
 

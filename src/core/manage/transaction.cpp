@@ -7,8 +7,8 @@
 #include <system_error>
 
 #include "core/limits.hpp"
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 
 namespace skillrt::core {
 namespace {

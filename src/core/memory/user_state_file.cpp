@@ -13,8 +13,8 @@
 
 #include "core/limits.hpp"
 #include "core/tenancy/user_id.hpp"
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/text.hpp"
 #include "skillrt/try.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 #include "core/util/strict_json.hpp"
 
 namespace skillrt::core {

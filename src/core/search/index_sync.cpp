@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/cache/file_stamp.hpp"
+#include "core/files/unique_fd.hpp"
 #include "core/limits.hpp"
 #include "core/util/utf8.hpp"
 
@@ -43,13 +44,12 @@ std::string format_stamp(const FileStamp& stamp) {
 // The first limits::k_search_max_indexed_bytes of a regular file, never
 // blocking on a FIFO; nullopt when it cannot be read as a regular file.
 std::optional<std::string> read_index_text(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
+  const files::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (!fd) {
     return std::nullopt;
   }
   struct stat st{};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return std::nullopt;
   }
   std::string text;
@@ -58,12 +58,11 @@ std::optional<std::string> read_index_text(const std::string& path) {
   text.resize(want);
   std::size_t got = 0;
   while (got < want) {
-    const ssize_t n = ::read(fd, text.data() + got, want - got);
+    const ssize_t n = ::read(fd.get(), text.data() + got, want - got);
     if (n < 0 && errno == EINTR) {
       continue;
     }
     if (n < 0) {
-      ::close(fd);
       return std::nullopt;
     }
     if (n == 0) {
@@ -71,7 +70,6 @@ std::optional<std::string> read_index_text(const std::string& path) {
     }
     got += static_cast<std::size_t>(n);
   }
-  ::close(fd);
   text.resize(got);
   // The engines store text, and PostgreSQL refuses ill-formed UTF-8: a cut in
   // the middle of a sequence (or a file edited since listing) must not fail

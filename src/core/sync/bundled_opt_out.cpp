@@ -5,7 +5,7 @@
 
 #include "core/sync/bundled_sync.hpp"
 #include "core/tenancy/permissions.hpp"
-#include "core/util/atomic_file.hpp"
+#include "core/files/atomic_file.hpp"
 
 namespace skillrt::core::sync {
 namespace {

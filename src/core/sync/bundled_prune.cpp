@@ -3,6 +3,7 @@
 
 #include <system_error>
 
+#include "core/files/pristine.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/sync/bundled_manifest.hpp"
 #include "core/sync/bundled_set.hpp"
@@ -59,7 +60,7 @@ Result<PruneResult> remove_pristine_bundled_skills(const Context& ctx, const fs:
                            ", left as it is: " + copy_hash.error().message);
       continue;
     }
-    if (*copy_hash != skill.hash) {
+    if (!files::is_pristine(std::string_view(*copy_hash), skill.hash)) {
       out.kept_differing.push_back(skill.name);
       continue;
     }

@@ -3,6 +3,7 @@
 
 #include <system_error>
 
+#include "core/files/pristine.hpp"
 #include "core/sync/bundled_manifest.hpp"
 #include "core/sync/bundled_set.hpp"
 #include "core/sync/dir_hash.hpp"
@@ -95,7 +96,7 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     const fs::file_status status = fs::symlink_status(dest, ec);
     if (fs::exists(status) && !fs::is_symlink(status)) {
       auto user_hash = skill_dir_hash(dest);
-      if (!user_hash || *user_hash != shipped->hash) {
+      if (!files::is_pristine(user_hash, shipped->hash)) {
         return outcome(false, "refused_copy_diverges",
                        "your copy of " + name + " at " + dest.string() +
                            " differs from the bundled version; keep it as it is, or run `skillrt reset " + name +

@@ -8,7 +8,7 @@
 #include "core/sync/bundled_manifest.hpp"
 #include "core/sync/dir_hash.hpp"
 #include "core/sync/skill_index.hpp"
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 
 namespace skillrt::core::sync {
 

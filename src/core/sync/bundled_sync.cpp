@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "core/discovery/roots.hpp"
+#include "core/files/rename.hpp"
 #include "core/limits.hpp"
 #include "core/memory/state_json.hpp"
 #include "core/prompt/invalidate.hpp"
@@ -31,7 +32,7 @@
 #include "core/sync/skill_index.hpp"
 #include "core/sync/sync_lock.hpp"
 #include "core/tenancy/permissions.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 
 namespace skillrt::core::sync {
 namespace {
@@ -40,10 +41,6 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view k_staging_prefix = ".skillrt-sync-new-";
 constexpr std::string_view k_backup_prefix = ".skillrt-sync-bak-";
-
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
 
 fs::path backup_path(const fs::path& dest) {
   return dest.parent_path() / (std::string(k_backup_prefix) + dest.filename().string());
@@ -59,31 +56,8 @@ bool exists_no_follow(const fs::path& path) {
   return fs::exists(fs::symlink_status(path, ec));
 }
 
-void fsync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
-}
-
-// rename(2) that refuses to replace an existing target. The check and the
-// rename are two steps, but we hold the sync lock, and rename(2) itself never
-// replaces a non-empty folder, so at worst an empty folder made in between is
-// swallowed. Plain rename(2) keeps the fault-injection shim of the e2e tests
-// able to fail it.
 Result<void> move_no_replace(const fs::path& from, const fs::path& to) {
-  if (exists_no_follow(to)) {
-    return fail(ErrorCode::io_error, "cannot move " + from.string() + " to " + to.string() + ": the target exists");
-  }
-  if (::rename(from.c_str(), to.c_str()) != 0) {
-    return fail(ErrorCode::io_error, "cannot move " + from.string() + " to " + to.string() + ": " + errno_text(errno));
-  }
-  fsync_dir(to.parent_path());
-  if (from.parent_path() != to.parent_path()) {
-    fsync_dir(from.parent_path());
-  }
-  return {};
+  return files::move_durably(from, to, files::Replace::refuse);
 }
 
 class SyncRun {

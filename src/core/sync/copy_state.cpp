@@ -1,6 +1,7 @@
 // The pristine/modified rule (see copy_state.hpp).
 #include "core/sync/copy_state.hpp"
 
+#include "core/files/pristine.hpp"
 #include "core/sync/dir_hash.hpp"
 
 namespace skillrt::core::sync {
@@ -21,7 +22,7 @@ CopyState judge_copy(std::string_view copy_hash, std::string_view origin, std::s
   if (!bundled_hash.empty() && copy_hash == bundled_hash) {
     return CopyState::matches_bundled;
   }
-  if (!is_known_origin_hash(origin) || copy_hash != origin) {
+  if (!is_known_origin_hash(origin) || !files::is_pristine(copy_hash, origin)) {
     return CopyState::user_modified;
   }
   return CopyState::pristine;

@@ -1,101 +1,94 @@
-// Copying a bundled skill folder (see copy_tree.hpp).
+// Copying a bundled skill folder (see copy_tree.hpp), over the filesystem
+// layer's one walker: its limits and runtime-cache rule, links recorded (and
+// copied as links), specials refused.
 #include "core/sync/copy_tree.hpp"
 
-#include <system_error>
-#include <utility>
-#include <vector>
+#include <fcntl.h>
+#include <unistd.h>
 
-#include "core/files/runtime_cache.hpp"
-#include "core/limits.hpp"
+#include <cerrno>
+#include <system_error>
+
+#include "core/files/content_manifest.hpp"
+#include "core/files/tree_walk.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core::sync {
 namespace {
 
 namespace fs = std::filesystem;
 
+// Copies the regular file `entry` of `from` to `target` (created, never
+// replacing anything) with its permission bits.
+Result<void> copy_file(const fs::path& from, const files::TreeEntry& entry, const fs::path& target) {
+  auto in = files::open_tree_file(from, entry);
+  if (!in) {
+    return tl::unexpected(in.error());
+  }
+  files::UniqueFd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                             entry.st.st_mode & 07777));
+  if (!out || ::fchmod(out.get(), entry.st.st_mode & 07777) != 0) {
+    return fail(ErrorCode::io_error, "cannot create " + target.string() + ": " + errno_text(errno));
+  }
+  int write_error = 0;
+  const auto write_all = [&](std::string_view bytes) {
+    while (!bytes.empty() && write_error == 0) {
+      const ssize_t n = ::write(out.get(), bytes.data(), bytes.size());
+      if (n < 0 && errno != EINTR) {
+        write_error = errno;
+      } else if (n > 0) {
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+      }
+    }
+  };
+  const std::string shown = (from / entry.path).string();
+  if (auto read = files::read_file_exactly(in->get(), static_cast<std::uint64_t>(entry.st.st_size), shown, write_all);
+      !read) {
+    return read;
+  }
+  if (write_error != 0 || out.close() != 0) {
+    return fail(ErrorCode::io_error, "cannot copy " + shown + " to " + target.string() + ": " +
+                                         errno_text(write_error != 0 ? write_error : errno));
+  }
+  return {};
+}
+
 Result<void> copy_entries(const fs::path& from, const fs::path& to) {
+  files::WalkOptions options;
+  options.links = files::LinkPolicy::record;
+  options.specials = files::SpecialPolicy::refuse;
+  auto tree = files::list_tree(from, options);
+  if (!tree) {
+    return tl::unexpected(tree.error());
+  }
   std::error_code ec;
   if (!fs::create_directory(to, from, ec) || ec) {
     return fail(ErrorCode::io_error, "cannot create " + to.string() + ": " + (ec ? ec.message() : "it exists"));
   }
-  std::vector<std::pair<fs::path, std::size_t>> pending{{fs::path(), 0}};
-  std::size_t entries = 0;
-  std::uint64_t bytes = 0;
-  while (!pending.empty()) {
-    auto [relative_dir, depth] = std::move(pending.back());
-    pending.pop_back();
-    fs::directory_iterator it(from / relative_dir, ec);
-    if (ec) {
-      return fail(ErrorCode::io_error, "cannot read " + (from / relative_dir).string() + ": " + ec.message());
-    }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      const fs::path relative = relative_dir / name;
-      const fs::path source = it->path();
-      const fs::path target = to / relative;
-      if (++entries > limits::k_max_bundle_entries) {
-        return fail(ErrorCode::limit_exceeded, from.string() + " has more than " +
-                                                   std::to_string(limits::k_max_bundle_entries) +
-                                                   " entries (limits::k_max_bundle_entries)");
-      }
-      const fs::file_status status = it->symlink_status(ec);
+  // Sorted by path: a folder comes before everything inside it.
+  for (const files::TreeEntry& entry : tree->entries) {
+    const fs::path source = from / entry.path;
+    const fs::path target = to / entry.path;
+    switch (entry.kind) {
+    case files::EntryKind::folder:
+      fs::create_directory(target, source, ec);
       if (ec) {
-        return fail(ErrorCode::io_error, "cannot stat " + source.string() + ": " + ec.message());
+        return fail(ErrorCode::io_error, "cannot create " + target.string() + ": " + ec.message());
       }
-      if (fs::is_directory(status)) {
-        if (files::is_runtime_cache_dir(name)) {
-          continue;
-        }
-        if (depth + 1 > limits::k_max_bundle_depth) {
-          return fail(ErrorCode::limit_exceeded, source.string() + " is deeper than " +
-                                                     std::to_string(limits::k_max_bundle_depth) +
-                                                     " levels (limits::k_max_bundle_depth)");
-        }
-        fs::create_directory(target, source, ec);
-        if (ec) {
-          return fail(ErrorCode::io_error, "cannot create " + target.string() + ": " + ec.message());
-        }
-        pending.emplace_back(relative, depth + 1);
-      } else if (fs::is_regular_file(status)) {
-        if (files::is_runtime_cache_file(name)) {
-          continue;
-        }
-        const std::uintmax_t size = it->file_size(ec);
-        if (ec) {
-          return fail(ErrorCode::io_error, "cannot stat " + source.string() + ": " + ec.message());
-        }
-        if (size > limits::k_max_bundle_file_bytes) {
-          return fail(ErrorCode::limit_exceeded, source.string() + " is larger than " +
-                                                     std::to_string(limits::k_max_bundle_file_bytes) +
-                                                     " bytes (limits::k_max_bundle_file_bytes)");
-        }
-        bytes += size;
-        if (bytes > limits::k_max_bundle_bytes) {
-          return fail(ErrorCode::limit_exceeded, from.string() + " is larger than " +
-                                                     std::to_string(limits::k_max_bundle_bytes) +
-                                                     " bytes (limits::k_max_bundle_bytes)");
-        }
-        fs::copy_file(source, target, fs::copy_options::none, ec);
-        if (ec) {
-          return fail(ErrorCode::io_error,
-                      "cannot copy " + source.string() + " to " + target.string() + ": " + ec.message());
-        }
-      } else if (fs::is_symlink(status)) {
-        const fs::path link = fs::read_symlink(source, ec);
-        if (!ec) {
-          fs::create_symlink(link, target, ec);
-        }
-        if (ec) {
-          return fail(ErrorCode::io_error, "cannot copy the symlink " + source.string() + ": " + ec.message());
-        }
-      } else {
-        return fail(ErrorCode::invalid_argument,
-                    source.string() + " is not a regular file, folder or symlink (a FIFO, socket or device): "
-                                      "bundled skills may not contain one");
+      break;
+    case files::EntryKind::file:
+      if (auto copied = copy_file(from, entry, target); !copied) {
+        return copied;
       }
-    }
-    if (ec) {
-      return fail(ErrorCode::io_error, "cannot read " + (from / relative_dir).string() + ": " + ec.message());
+      break;
+    case files::EntryKind::link:
+      fs::create_symlink(entry.link_target, target, ec);
+      if (ec) {
+        return fail(ErrorCode::io_error, "cannot copy the symlink " + source.string() + ": " + ec.message());
+      }
+      break;
+    case files::EntryKind::special:
+      break; // refused by the walk
     }
   }
   return {};

@@ -9,7 +9,7 @@
 namespace skillrt::core::sync {
 
 // Copies the folder `from` to `to`, which must not exist (its parent must).
-// Runtime caches (dir_hash.hpp) are left out; symlinks are copied as symlinks
+// Runtime caches (core/files/runtime_cache.hpp) are left out; symlinks are copied as symlinks
 // (never followed), regular files with their permission bits; a FIFO, socket
 // or device is refused. The bundle limits of limits.hpp apply (entries, bytes
 // per file and in all, depth). On failure `to` is removed again and the error

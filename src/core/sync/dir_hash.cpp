@@ -1,19 +1,12 @@
-// Folder hashes of skills (see dir_hash.hpp).
+// Folder hashes of skills (see dir_hash.hpp), over the filesystem layer's one
+// walker: its limits, its runtime-cache rule, links and specials recorded,
+// never followed or opened.
 #include "core/sync/dir_hash.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <system_error>
-#include <utility>
-#include <vector>
 
-#include "core/files/runtime_cache.hpp"
-#include "core/limits.hpp"
+#include "core/files/content_manifest.hpp"
+#include "core/files/tree_walk.hpp"
 #include "core/util/sha256.hpp"
 
 namespace skillrt::core::sync {
@@ -21,127 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class EntryKind : unsigned char { file, link, special };
-
-struct Entry {
-  std::string relative; // generic form, '/' separators
-  EntryKind kind;
-};
-
-std::string errno_text(int err) {
-  return std::generic_category().message(err);
-}
-
-// Every non-cache entry below `dir` (iteratively, symlinks never followed).
-Result<std::vector<Entry>> list_entries(const fs::path& dir) {
-  std::vector<Entry> entries;
-  std::vector<std::pair<fs::path, std::size_t>> pending{{fs::path(), 0}};
-  std::size_t count = 0;
-  while (!pending.empty()) {
-    auto [relative_dir, depth] = std::move(pending.back());
-    pending.pop_back();
-    std::error_code ec;
-    fs::directory_iterator it(dir / relative_dir, ec);
-    if (ec) {
-      return fail(ErrorCode::io_error, "cannot read the folder " + (dir / relative_dir).string() + ": " + ec.message());
-    }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      const fs::path relative = relative_dir / name;
-      if (++count > limits::k_max_bundle_entries) {
-        return fail(ErrorCode::limit_exceeded, dir.string() + " has more than " +
-                                                   std::to_string(limits::k_max_bundle_entries) +
-                                                   " entries (limits::k_max_bundle_entries)");
-      }
-      const fs::file_status status = it->symlink_status(ec);
-      if (ec) {
-        return fail(ErrorCode::io_error, "cannot stat " + it->path().string() + ": " + ec.message());
-      }
-      if (fs::is_directory(status)) {
-        if (files::is_runtime_cache_dir(name)) {
-          continue;
-        }
-        if (depth + 1 > limits::k_max_bundle_depth) {
-          return fail(ErrorCode::limit_exceeded, it->path().string() + " is deeper than " +
-                                                     std::to_string(limits::k_max_bundle_depth) +
-                                                     " levels (limits::k_max_bundle_depth)");
-        }
-        pending.emplace_back(relative, depth + 1);
-      } else if (fs::is_regular_file(status)) {
-        if (!files::is_runtime_cache_file(name)) {
-          entries.push_back({relative.generic_string(), EntryKind::file});
-        }
-      } else if (fs::is_symlink(status)) {
-        entries.push_back({relative.generic_string(), EntryKind::link});
-      } else {
-        entries.push_back({relative.generic_string(), EntryKind::special});
-      }
-    }
-    if (ec) {
-      return fail(ErrorCode::io_error, "cannot read the folder " + (dir / relative_dir).string() + ": " + ec.message());
-    }
-  }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.relative < b.relative; });
-  return entries;
-}
-
-// Feeds one regular file's record; `total` counts bytes across the tree.
-Result<void> feed_file(Sha256& digest, const fs::path& path, const std::string& relative, std::uint64_t& total) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    return fail(ErrorCode::io_error, "cannot read " + path.string() + ": " + errno_text(errno));
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return fail(ErrorCode::io_error, path.string() + " changed while it was being hashed");
-  }
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size > limits::k_max_bundle_file_bytes) {
-    ::close(fd);
-    return fail(ErrorCode::limit_exceeded, path.string() + " is larger than " +
-                                               std::to_string(limits::k_max_bundle_file_bytes) +
-                                               " bytes (limits::k_max_bundle_file_bytes)");
-  }
-  total += size;
-  if (total > limits::k_max_bundle_bytes) {
-    ::close(fd);
-    return fail(ErrorCode::limit_exceeded, "the skill folder holding " + path.string() + " is larger than " +
-                                               std::to_string(limits::k_max_bundle_bytes) +
-                                               " bytes (limits::k_max_bundle_bytes)");
-  }
-  digest.update("f");
+// One record field and its NUL terminator.
+void feed_field(Sha256& digest, std::string_view field) {
+  digest.update(field);
   digest.update(std::string_view("\0", 1));
-  digest.update(relative);
-  digest.update(std::string_view("\0", 1));
-  digest.update(std::to_string(size));
-  digest.update(std::string_view("\0", 1));
-  std::array<char, 65536> buffer{};
-  std::uint64_t seen = 0;
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const int err = errno;
-      ::close(fd);
-      return fail(ErrorCode::io_error, "cannot read " + path.string() + ": " + errno_text(err));
-    }
-    if (n == 0) {
-      break;
-    }
-    seen += static_cast<std::uint64_t>(n);
-    if (seen > size) {
-      break; // growing under us: the size record already differs from a stable copy
-    }
-    digest.update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-  }
-  ::close(fd);
-  if (seen != size) {
-    return fail(ErrorCode::io_error, path.string() + " changed size while it was being hashed");
-  }
-  return {};
 }
 
 } // namespace
@@ -153,41 +29,45 @@ bool is_known_origin_hash(std::string_view hash) {
 
 Result<std::string> skill_dir_hash(const fs::path& dir) {
   Sha256 digest;
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) {
-    return digest.hex_digest();
+  files::WalkOptions options;
+  options.links = files::LinkPolicy::record;
+  options.specials = files::SpecialPolicy::record;
+  auto tree = files::list_tree(dir, options);
+  if (!tree) {
+    if (tree.error().code == ErrorCode::not_found) {
+      return digest.hex_digest();
+    }
+    return tl::unexpected(tree.error());
   }
-  auto entries = list_entries(dir);
-  if (!entries) {
-    return tl::unexpected(entries.error());
-  }
-  std::uint64_t total = 0;
-  for (const Entry& entry : *entries) {
-    const fs::path path = dir / entry.relative;
+  for (const files::TreeEntry& entry : tree->entries) {
     switch (entry.kind) {
-    case EntryKind::file:
-      if (auto fed = feed_file(digest, path, entry.relative, total); !fed) {
-        return tl::unexpected(fed.error());
+    case files::EntryKind::folder:
+      break; // empty folders do not count; the others through their entries
+    case files::EntryKind::file: {
+      auto fd = files::open_tree_file(dir, entry);
+      if (!fd) {
+        return tl::unexpected(fd.error());
       }
-      break;
-    case EntryKind::link: {
-      const fs::path target = fs::read_symlink(path, ec);
-      if (ec) {
-        return fail(ErrorCode::io_error, "cannot read the symlink " + path.string() + ": " + ec.message());
+      const auto size = static_cast<std::uint64_t>(entry.st.st_size);
+      feed_field(digest, "f");
+      feed_field(digest, entry.path);
+      feed_field(digest, std::to_string(size));
+      const std::string shown = (dir / entry.path).string();
+      if (auto read = files::read_file_exactly(fd->get(), size, shown,
+                                               [&digest](std::string_view bytes) { digest.update(bytes); });
+          !read) {
+        return tl::unexpected(read.error());
       }
-      digest.update("l");
-      digest.update(std::string_view("\0", 1));
-      digest.update(entry.relative);
-      digest.update(std::string_view("\0", 1));
-      digest.update(target.string());
-      digest.update(std::string_view("\0", 1));
       break;
     }
-    case EntryKind::special:
-      digest.update("s");
-      digest.update(std::string_view("\0", 1));
-      digest.update(entry.relative);
-      digest.update(std::string_view("\0", 1));
+    case files::EntryKind::link:
+      feed_field(digest, "l");
+      feed_field(digest, entry.path);
+      feed_field(digest, entry.link_target);
+      break;
+    case files::EntryKind::special:
+      feed_field(digest, "s");
+      feed_field(digest, entry.path);
       break;
     }
   }

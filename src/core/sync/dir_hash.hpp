@@ -17,15 +17,17 @@ namespace skillrt::core::sync {
 bool is_known_origin_hash(std::string_view hash);
 
 // SHA-256 (64 lower-case hex) over every entry below `dir` except runtime
-// caches (core/files/runtime_cache.hpp), sorted by relative path (byte order, '/' separators). Each entry
+// caches (core/files/runtime_cache.hpp), sorted by relative path (byte order,
+// '/' separators). Each entry
 // feeds a record: "f" NUL path NUL size NUL bytes for a regular file, "l" NUL
 // path NUL target NUL for a symlink (never followed), "s" NUL path NUL for any
 // other special file (never opened). The length-prefixed records make two
 // different trees hash differently even when their concatenated bytes agree.
 // Empty folders do not count. A missing or empty `dir` hashes to SHA-256("").
-// Errors: limit_exceeded past the bundle limits (k_max_bundle_entries,
-// k_max_bundle_bytes, k_max_bundle_file_bytes, k_max_bundle_depth), io_error
-// for an unreadable entry (a copy we cannot read is never judged pristine).
+// The walk is core/files' one walker (links and specials recorded, never
+// followed or opened). Errors: limit_exceeded past its tree limits (the bundle
+// limits: entries, bytes, file bytes, path bytes, depth), io_error for an
+// unreadable entry (a copy we cannot read is never judged pristine).
 Result<std::string> skill_dir_hash(const std::filesystem::path& dir);
 
 } // namespace skillrt::core::sync

@@ -1,10 +1,13 @@
 // Contained removal of skill folders (see remove_tree.hpp).
 #include "core/sync/remove_tree.hpp"
 
-#include <system_error>
-#include <vector>
+#include <sys/stat.h>
 
-#include "core/util/path_within.hpp"
+#include <string>
+#include <system_error>
+
+#include "core/files/tree_walk.hpp"
+#include "core/files/path_within.hpp"
 
 namespace skillrt::core::sync {
 namespace {
@@ -12,17 +15,22 @@ namespace {
 namespace fs = std::filesystem;
 
 // Adds owner rwx to every folder below `path` (links never followed), so
-// remove_all can empty them.
+// remove_all can empty them. Each folder is opened up before the walk enters it.
 void make_folders_writable(const fs::path& path) {
   std::error_code ec;
   fs::permissions(path, fs::perms::owner_all, fs::perm_options::add | fs::perm_options::nofollow, ec);
-  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    std::error_code status_ec;
-    if (it->is_directory(status_ec) && !it->is_symlink(status_ec)) {
-      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, status_ec);
+  files::WalkOptions options;
+  options.limits = files::TreeLimits::unlimited();
+  options.links = files::LinkPolicy::record;
+  options.specials = files::SpecialPolicy::record;
+  options.problems = files::ProblemPolicy::report;
+  options.skip_runtime_caches = false;
+  (void)files::walk_tree(path, options, [](const files::WalkEntry& entry) -> Result<void> {
+    if (entry.kind == files::EntryKind::folder) {
+      (void)::fchmodat(entry.parent_fd, std::string(entry.name).c_str(), (entry.st->st_mode & 07777) | S_IRWXU, 0);
     }
-  }
+    return {};
+  });
 }
 
 } // namespace

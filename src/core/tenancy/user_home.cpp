@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <string>
 #include <system_error>
+#include <utility>
 
+#include "core/files/unique_fd.hpp"
 #include "core/tenancy/user_id.hpp"
 #include "core/util/text.hpp"
 
@@ -18,31 +20,16 @@ namespace fs = std::filesystem;
 
 constexpr mode_t k_owner_only_dir = 0700;
 
-// Closes a descriptor when it leaves scope.
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return m_fd; }
-
- private:
-  int m_fd;
-};
-
 // Creates `name` inside the directory `parent` (0700) when missing and opens
 // it without following a symlink, so a planted link in place of users/ or a
 // user's folder can never redirect the walk outside HOME/users.
-Result<int> open_or_make_dir(int parent, const char* name, const fs::path& shown) {
+Result<files::UniqueFd> open_or_make_dir(int parent, const char* name, const fs::path& shown) {
   if (::mkdirat(parent, name, k_owner_only_dir) != 0 && errno != EEXIST) {
     const int err = errno;
     return fail(ErrorCode::io_error, "cannot create " + shown.string() + ": " + errno_text(err));
   }
-  const int fd = ::openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
+  files::UniqueFd fd(::openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd) {
     const int err = errno;
     if (err == ELOOP || err == ENOTDIR) {
       return fail(ErrorCode::refused, shown.string() + " is a symlink or not a directory; refusing to use it");
@@ -75,19 +62,19 @@ Result<UserHome> ensure_user_home(const Context& ctx) {
   std::error_code ec;
   fs::create_directories(ctx.home, ec);
   if (ec) return fail(ErrorCode::io_error, "cannot create " + ctx.home.string() + ": " + ec.message());
-  const Fd home_fd(::open(ctx.home.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (home_fd.get() < 0) {
+  const files::UniqueFd home_fd(::open(ctx.home.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!home_fd) {
     const int err = errno;
     return fail(ErrorCode::io_error, "cannot open " + ctx.home.string() + ": " + errno_text(err));
   }
 
   auto users = open_or_make_dir(home_fd.get(), "users", ctx.home / "users");
   if (!users) return tl::unexpected(users.error());
-  const Fd users_fd(*users);
+  const files::UniqueFd users_fd = std::move(*users);
 
   auto root = open_or_make_dir(users_fd.get(), ctx.user_id->c_str(), paths->root);
   if (!root) return tl::unexpected(root.error());
-  const Fd root_fd(*root);
+  const files::UniqueFd root_fd = std::move(*root);
   // Owner-only even when the folder pre-existed with a looser mode (another
   // tool or an older run may have created it). Only when it differs: a chmod
   // is an inotify event, and watchers would take every read for a change.
@@ -99,9 +86,7 @@ Result<UserHome> ensure_user_home(const Context& ctx) {
   }
 
   for (const char* sub : {"skills", "tmp"}) {
-    auto dir = open_or_make_dir(root_fd.get(), sub, paths->root / sub);
-    if (!dir) return tl::unexpected(dir.error());
-    const Fd closer(*dir);
+    if (auto dir = open_or_make_dir(root_fd.get(), sub, paths->root / sub); !dir) return tl::unexpected(dir.error());
   }
   return paths;
 }

@@ -1,11 +1,5 @@
 list(APPEND SKILLRT_CORE_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/atomic_file.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/containment.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/file_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/line_endings.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/path_within.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/private_temp_dir.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/read_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
   ${CMAKE_CURRENT_LIST_DIR}/strict_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_text.cpp

@@ -1,7 +1,7 @@
 #include "core/view/dotenv.hpp"
 
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/limits.hpp"
-#include "core/util/containment.hpp"
+#include "core/files/containment.hpp"
 
 namespace skillrt::core {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "core/discovery/walker.hpp"
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 
 namespace skillrt::core {
 namespace {

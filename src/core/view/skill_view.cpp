@@ -7,9 +7,9 @@
 
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
-#include "core/util/containment.hpp"
-#include "core/util/path_within.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/containment.hpp"
+#include "core/files/path_within.hpp"
+#include "core/files/read_file.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/name_check.hpp"
 #include "core/view/preprocess.hpp"

@@ -41,6 +41,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/files/unique_fd.hpp"
+
 namespace skillrt::core {
 namespace {
 
@@ -64,30 +66,14 @@ bool is_within(const fs::path& path, const fs::path& base) {
   return std::mismatch(base.begin(), base.end(), path.begin(), path.end()).first == base.end();
 }
 
-// Closes a descriptor on scope exit.
-class Fd {
-public:
-  explicit Fd(int fd = -1) : m_fd(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  int get() const { return m_fd; }
-
-private:
-  int m_fd;
-};
-
 // Everything the watcher thread works on. Shared with the thread so that a
 // watcher destroyed from inside its own callback cannot pull the state out
 // from under the running thread.
 class WatchState {
 public:
-  WatchState(int inotify_fd, int wake_fd, SkillWatcher::Callback on_change, SkillWatcher::Options options)
-      : m_inotify(inotify_fd), m_wake(wake_fd), m_on_change(std::move(on_change)), m_options(std::move(options)) {
+  WatchState(files::UniqueFd inotify_fd, files::UniqueFd wake_fd, SkillWatcher::Callback on_change,
+             SkillWatcher::Options options)
+      : m_inotify(std::move(inotify_fd)), m_wake(std::move(wake_fd)), m_on_change(std::move(on_change)), m_options(std::move(options)) {
     if (m_options.debounce.count() < 0) {
       m_options.debounce = std::chrono::milliseconds(0);
     }
@@ -511,8 +497,8 @@ private:
     }
   }
 
-  Fd m_inotify;
-  Fd m_wake;
+  files::UniqueFd m_inotify;
+  files::UniqueFd m_wake;
   SkillWatcher::Callback m_on_change;
   SkillWatcher::Options m_options;
   std::atomic<bool> m_stop{false};
@@ -561,20 +547,18 @@ private:
 
 Result<std::unique_ptr<SkillWatcher>> SkillWatcher::start(std::vector<fs::path> roots, Callback on_change,
                                                           Options options) {
-  const int inotify_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (inotify_fd < 0) {
+  files::UniqueFd inotify_fd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+  if (!inotify_fd) {
     return fail(ErrorCode::io_error, std::string("inotify is unavailable: ") + std::strerror(errno));
   }
-  const int wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (wake_fd < 0) {
-    const int saved = errno;
-    ::close(inotify_fd);
-    return fail(ErrorCode::io_error, std::string("eventfd failed: ") + std::strerror(saved));
+  files::UniqueFd wake_fd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
+  if (!wake_fd) {
+    return fail(ErrorCode::io_error, std::string("eventfd failed: ") + std::strerror(errno));
   }
   if (!on_change) {
     on_change = [](std::vector<fs::path>) {};
   }
-  auto state = std::make_shared<WatchState>(inotify_fd, wake_fd, std::move(on_change), std::move(options));
+  auto state = std::make_shared<WatchState>(std::move(inotify_fd), std::move(wake_fd), std::move(on_change), std::move(options));
   try {
     state->watch(std::move(roots)); // before the thread exists: no lock needed
     return std::unique_ptr<SkillWatcher>(std::make_unique<InotifyWatcher>(std::move(state)));

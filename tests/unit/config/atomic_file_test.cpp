@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "core/util/atomic_file.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/read_file.hpp"
 #include "temp_dir.hpp"
 
 namespace skillrt::core {

@@ -15,7 +15,7 @@
 #include "core/hub/quarantine.hpp"
 #include "core/hub/uninstall.hpp"
 #include "core/hub/signature.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "hub_fixture.hpp"
 
 namespace skillrt::core::hub {

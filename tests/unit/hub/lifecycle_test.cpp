@@ -10,7 +10,7 @@
 #include "core/hub/lock_file.hpp"
 #include "core/hub/uninstall.hpp"
 #include "core/hub/update.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "hub_fixture.hpp"
 
 namespace skillrt::core::hub {

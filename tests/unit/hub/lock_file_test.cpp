@@ -7,7 +7,7 @@
 #include "core/hub/audit_log.hpp"
 #include "core/hub/lock_file.hpp"
 #include "core/limits.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "support/temp_tree.hpp"
 
 namespace skillrt::core::hub {

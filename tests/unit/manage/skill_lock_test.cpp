@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "core/limits.hpp"
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 #include "manage_fixture.hpp"
 
 namespace skillrt::core {

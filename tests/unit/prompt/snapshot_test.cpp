@@ -13,7 +13,7 @@
 
 #include "core/prompt/invalidate.hpp"
 #include "core/prompt/skills_index.hpp"
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 #include "home_fixture.hpp"
 
 namespace skillrt::test {

@@ -49,6 +49,23 @@ void expect_refused(const std::filesystem::path& dir, ErrorCode code, const std:
   EXPECT_NE(manifest.error().message.find(needle), std::string::npos) << manifest.error().message;
 }
 
+// The content hash the builder before the filesystem layer (issue 14) gave
+// for this tree: lock.json files and signatures on users' disks hold such
+// values, so they must not move.
+TEST(BundleManifest, GoldenValueOfTheEarlierBuilder) {
+  TempTree tree;
+  tree.write("SKILL.md", "---\nname: g\n---\nbody\n");
+  tree.write("scripts/run.py", "print(1)\n");
+  tree.write("scripts.md", "x"); // '.' sorts before '/': path order, not walk order
+  tree.write("a-b/c.txt", "c");
+  tree.write("a/b.txt", "");
+  tree.write(".hidden", "dot");
+  tree.write("scripts/__pycache__/run.cpython-311.pyc", "bytecode");
+  tree.write(".DS_Store", "finder");
+  EXPECT_EQ(build_ok(tree.path()).content_hash,
+            "sha256:3837fd27fb5e733f999ea0a0d31df3700166307ebd85d0c9457007d5d5690dd8");
+}
+
 TEST(BundleManifest, EmptyBundleHasEmptyText) {
   TempTree tree;
   const BundleManifest manifest = build_ok(tree.path());

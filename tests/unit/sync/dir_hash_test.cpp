@@ -34,6 +34,22 @@ TEST(DirHash, FollowsTheDocumentedRecordFormat) {
   EXPECT_EQ(hash_of(tree.path() / "s"), expected);
 }
 
+// The value the hasher before the filesystem layer (issue 14) gave for this
+// tree: manifests on users' disks hold such hashes, so they must not move.
+TEST(DirHash, GoldenValueOfTheEarlierHasher) {
+  TempTree tree;
+  tree.write("g/SKILL.md", "---\nname: g\n---\nbody\n");
+  tree.write("g/scripts/run.py", "print(1)\n");
+  tree.write("g/scripts.md", "x"); // '.' sorts before '/': path order, not walk order
+  tree.write("g/a-b/c.txt", "c");
+  tree.write("g/a/b.txt", "");
+  tree.write("g/.hidden", "dot");
+  tree.write("g/scripts/__pycache__/run.cpython-311.pyc", "bytecode");
+  tree.write("g/.DS_Store", "finder");
+  tree.symlink("SKILL.md", "g/link");
+  EXPECT_EQ(hash_of(tree.path() / "g"), "08d8cf6654c677b86d99a4f6876faef2aacc3beaaf4d79e9cf38270e70ef5b4b");
+}
+
 TEST(DirHash, AMissingOrEmptyFolderHashesToNothing) {
   TempTree tree;
   tree.mkdir("empty/sub");

@@ -1,4 +1,4 @@
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 
 namespace skillrt::core {
 

@@ -1,5 +1,4 @@
-#include "core/util/atomic_file.hpp"
-#include "core/util/text.hpp"
+#include "core/files/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,6 +8,9 @@
 #include <cstring>
 #include <string>
 #include <system_error>
+
+#include "core/files/fsync_dir.hpp"
+#include "core/util/text.hpp"
 
 namespace skillrt::core {
 
@@ -54,33 +56,30 @@ Result<AtomicFileWriter> AtomicFileWriter::open(const fs::path& path) {
   }
 
   std::string temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
-  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) {
+  files::UniqueFd fd(::mkostemp(temp.data(), O_CLOEXEC));
+  if (!fd) {
     return fail(ErrorCode::io_error, "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
   }
-  AtomicFileWriter writer(std::move(target), std::move(temp), fd);
-  if (::fchmod(fd, mode) != 0) {
+  const int raw_fd = fd.get();
+  AtomicFileWriter writer(std::move(target), std::move(temp), std::move(fd));
+  if (::fchmod(raw_fd, mode) != 0) {
     return fail(ErrorCode::io_error, "cannot set permissions on " + writer.m_temp + ": " + errno_text(errno));
   }
   return writer;
 }
 
-AtomicFileWriter::AtomicFileWriter(fs::path target, std::string temp, int fd)
-    : m_target(std::move(target)), m_temp(std::move(temp)), m_fd(fd) {}
+AtomicFileWriter::AtomicFileWriter(fs::path target, std::string temp, files::UniqueFd fd)
+    : m_target(std::move(target)), m_temp(std::move(temp)), m_fd(std::move(fd)) {}
 
 AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
-    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)), m_fd(other.m_fd) {
+    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)), m_fd(std::move(other.m_fd)) {
   other.m_temp.clear();
-  other.m_fd = -1;
 }
 
 AtomicFileWriter::~AtomicFileWriter() { discard(); }
 
 void AtomicFileWriter::discard() {
-  if (m_fd >= 0) {
-    ::close(m_fd);
-    m_fd = -1;
-  }
+  m_fd.reset();
   if (!m_temp.empty()) {
     ::unlink(m_temp.c_str());
     m_temp.clear();
@@ -88,22 +87,20 @@ void AtomicFileWriter::discard() {
 }
 
 Result<void> AtomicFileWriter::append(std::string_view bytes) {
-  if (m_fd < 0) {
+  if (!m_fd) {
     return fail(ErrorCode::internal, "write to a closed atomic file");
   }
-  return write_all(m_fd, bytes, m_temp);
+  return write_all(m_fd.get(), bytes, m_temp);
 }
 
 Result<void> AtomicFileWriter::commit() {
-  if (m_fd < 0) {
+  if (!m_fd) {
     return fail(ErrorCode::internal, "commit of a closed atomic file");
   }
-  if (::fsync(m_fd) != 0) {
+  if (::fsync(m_fd.get()) != 0) {
     return fail(ErrorCode::io_error, "cannot fsync " + m_temp + ": " + errno_text(errno));
   }
-  const int fd = m_fd;
-  m_fd = -1;
-  if (::close(fd) != 0) {
+  if (m_fd.close() != 0) {
     return fail(ErrorCode::io_error, "cannot close " + m_temp + ": " + errno_text(errno));
   }
   if (::rename(m_temp.c_str(), m_target.c_str()) != 0) {
@@ -111,13 +108,8 @@ Result<void> AtomicFileWriter::commit() {
                 "cannot rename " + m_temp + " to " + m_target.string() + ": " + errno_text(errno));
   }
   m_temp.clear();
-  // Make the rename itself durable.
-  const fs::path dir = m_target.parent_path().empty() ? fs::path(".") : m_target.parent_path();
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
+  // Make the rename itself durable (best effort: the new content is in place).
+  (void)files::fsync_dir(m_target.parent_path());
   return {};
 }
 

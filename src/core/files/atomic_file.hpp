@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/files/unique_fd.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -32,12 +33,12 @@ class AtomicFileWriter {
   Result<void> commit();
 
  private:
-  AtomicFileWriter(std::filesystem::path target, std::string temp, int fd);
+  AtomicFileWriter(std::filesystem::path target, std::string temp, files::UniqueFd fd);
   void discard();
 
   std::filesystem::path m_target;
   std::string m_temp;  // empty once committed or discarded
-  int m_fd = -1;
+  files::UniqueFd m_fd;
 };
 
 // Writes `content` to a temporary file beside `path`, fsyncs it, renames it over

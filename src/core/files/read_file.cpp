@@ -1,4 +1,4 @@
-#include "core/util/read_file.hpp"
+#include "core/files/read_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,24 +7,22 @@
 #include <cerrno>
 #include <system_error>
 
+#include "core/files/unique_fd.hpp"
+
 namespace skillrt::core {
 
 Result<std::string> read_regular_file(const std::filesystem::path& path, std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) {
+  files::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!fd) {
     int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
       return fail(ErrorCode::not_found, path.string() + " does not exist");
     }
     return fail(ErrorCode::io_error, "cannot open " + path.string() + ": " + std::generic_category().message(err));
   }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+  if (::fstat(fd.get(), &st) != 0) {
     return fail(ErrorCode::io_error, "cannot stat " + path.string() + ": " + std::generic_category().message(errno));
   }
   if (!S_ISREG(st.st_mode)) {
@@ -37,7 +35,7 @@ Result<std::string> read_regular_file(const std::filesystem::path& path, std::si
   std::string out;
   char buf[65536];
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof(buf));
+    ssize_t n = ::read(fd.get(), buf, sizeof(buf));
     if (n < 0) {
       if (errno == EINTR) {
         continue;

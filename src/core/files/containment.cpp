@@ -1,8 +1,8 @@
-#include "core/util/containment.hpp"
+#include "core/files/containment.hpp"
 
 #include <system_error>
 
-#include "core/util/path_within.hpp"
+#include "core/files/path_within.hpp"
 
 namespace skillrt::core {
 

@@ -1,6 +1,6 @@
 // The one containment rule: a path is readable only while its real path stays
 // inside the real path of its folder; a link out is refused, a link within is fine.
-#include "core/util/containment.hpp"
+#include "core/files/containment.hpp"
 
 #include <filesystem>
 

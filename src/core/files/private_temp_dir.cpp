@@ -1,4 +1,4 @@
-#include "core/util/private_temp_dir.hpp"
+#include "core/files/private_temp_dir.hpp"
 
 #include <stdlib.h>
 

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 
+#include "core/files/unique_fd.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -30,15 +32,15 @@ class FileLock {
   // The lock only if it is free right now; nullopt otherwise (or on any error).
   static std::optional<FileLock> try_acquire(const std::filesystem::path& path);
 
-  FileLock(FileLock&& other) noexcept;
+  FileLock(FileLock&& other) noexcept = default;
   FileLock& operator=(FileLock&&) = delete;
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
-  ~FileLock();  // closing the file drops the flock (the kernel drops it if the process dies)
+  ~FileLock() = default;  // closing the file drops the flock (the kernel drops it if the process dies)
 
  private:
-  explicit FileLock(int fd) : m_fd(fd) {}
-  int m_fd = -1;
+  explicit FileLock(files::UniqueFd fd) : m_fd(std::move(fd)) {}
+  files::UniqueFd m_fd;
 };
 
 }  // namespace skillrt::core
