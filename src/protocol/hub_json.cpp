@@ -153,7 +153,7 @@ Json check_outcome_json(const CheckOutcome& outcome) {
   for (const CheckRow& row : outcome.rows) {
     Json item = Json::object();
     item["name"] = text(row.name);
-    item["status"] = row.status;
+    item["status"] = core::hub::check_status_name(row.status);
     item["install_path"] = text(row.install_path);
     item["source"] = text(row.source_spec);
     item["invalid_install"] = row.invalid_install;
@@ -177,7 +177,7 @@ Json update_outcome_json(const UpdateOutcome& outcome) {
   for (const UpdateReport& r : outcome.skills) {
     Json item = Json::object();
     item["name"] = text(r.name);
-    item["status"] = r.status;
+    item["status"] = core::hub::update_status_name(r.status);
     item["reason"] = text(r.reason);
     item["old_hash"] = r.old_hash;
     item["new_hash"] = r.new_hash;

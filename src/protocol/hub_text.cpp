@@ -33,7 +33,7 @@ std::string check_outcome_text(const core::hub::CheckOutcome& outcome, bool colo
   }
   std::vector<std::vector<std::string>> rows;
   for (const core::hub::CheckRow& row : outcome.rows) {
-    std::string status = row.status;
+    std::string status = core::hub::check_status_name(row.status);
     if (row.locally_modified && row.upstream == core::hub::UpstreamStatus::update_available) {
       status += " (and update_available)";
     }
@@ -80,13 +80,13 @@ std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool co
   }
   std::vector<std::vector<std::string>> rows;
   for (const core::hub::UpdateReport& r : outcome.skills) {
-    rows.push_back({r.name, r.status, r.reason.empty() ? "-" : r.reason});
+    rows.push_back({r.name, core::hub::update_status_name(r.status), r.reason.empty() ? "-" : r.reason});
   }
   std::string out = render_table({{"NAME", k_max_name_column}, {"STATUS", 0}, {"REASON", 0}}, rows, color);
   // What a row cannot hold: the guard's report and the diff, under the skill's name.
   for (const core::hub::UpdateReport& r : outcome.skills) {
     const bool report = r.judgement && r.judgement->scan && r.judgement->policy &&
-                        (r.status == "blocked" || !r.judgement->scan->findings.empty());
+                        (r.status == core::hub::UpdateStatus::blocked || !r.judgement->scan->findings.empty());
     const bool diff = r.diff && !r.diff->text.empty();
     if (!report && !diff) {
       continue;

@@ -31,6 +31,24 @@ const char* upstream_status_name(UpstreamStatus status) {
   return "not_checked";
 }
 
+const char* check_status_name(CheckStatus status) {
+  switch (status) {
+    case CheckStatus::invalid_install:
+      return "invalid_install";
+    case CheckStatus::missing:
+      return "missing";
+    case CheckStatus::locally_modified:
+      return "locally_modified";
+    case CheckStatus::update_available:
+      return "update_available";
+    case CheckStatus::up_to_date:
+      return "up_to_date";
+    case CheckStatus::unavailable:
+      return "unavailable";
+  }
+  return "unknown";
+}
+
 CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::optional<std::string>& name, bool shared,
                              bool fetch_upstream, Progress* progress) {
   CheckOutcome out;
@@ -127,11 +145,12 @@ CheckOutcome check_installed(const Context& ctx, Fetcher& fetcher, const std::op
       }
     }
     ++done;
-    row.status = row.invalid_install                           ? "invalid_install"
-                 : row.missing                                 ? "missing"
-                 : row.locally_modified                        ? "locally_modified"
-                 : row.upstream == UpstreamStatus::not_checked ? "up_to_date"
-                                                               : upstream_status_name(row.upstream);
+    row.status = row.invalid_install                                ? CheckStatus::invalid_install
+                 : row.missing                                      ? CheckStatus::missing
+                 : row.locally_modified                             ? CheckStatus::locally_modified
+                 : row.upstream == UpstreamStatus::update_available ? CheckStatus::update_available
+                 : row.upstream == UpstreamStatus::unavailable      ? CheckStatus::unavailable
+                                                                    : CheckStatus::up_to_date;
     out.rows.push_back(std::move(row));
   }
   out.success = true;

@@ -20,13 +20,16 @@ enum class UpstreamStatus : unsigned char { up_to_date, update_available, unavai
 const char*
 upstream_status_name(UpstreamStatus status); // "up_to_date" | "update_available" | "unavailable" | "not_checked"
 
+// The most important of what holds for one entry (the row's flags say everything).
+enum class CheckStatus : unsigned char { invalid_install, missing, locally_modified, update_available, up_to_date, unavailable };
+// "invalid_install" | "missing" | "locally_modified" | "update_available" | "up_to_date" | "unavailable"
+const char* check_status_name(CheckStatus status);
+
 struct CheckRow {
   std::string name;
   std::string install_path;
   std::string source_spec;
-  // "invalid_install" | "missing" | "locally_modified" | "update_available" | "up_to_date" | "unavailable":
-  // the most important of what holds (the flags below say everything).
-  std::string status;
+  CheckStatus status = CheckStatus::up_to_date;
   bool invalid_install = false;
   bool missing = false;
   bool locally_modified = false;

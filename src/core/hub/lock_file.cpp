@@ -6,8 +6,8 @@
 #include "core/limits.hpp"
 #include "core/files/atomic_file.hpp"
 #include "core/files/read_file.hpp"
-#include "core/util/strict_json.hpp"
 #include "core/validate/skill_name.hpp"
+#include "core/util/strict_json.hpp"
 #include "skillrt/try.hpp"
 
 namespace skillrt::core::hub {
@@ -170,11 +170,6 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
 }
 
 } // namespace
-
-Result<void> validate_hub_skill_name(std::string_view name) {
-  SKILLRT_TRY(check_skill_name(name, SkillNameRule::install));
-  return {};
-}
 
 Result<void> validate_hub_category(std::string_view category) {
   if (category.empty()) {

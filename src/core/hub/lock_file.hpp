@@ -61,12 +61,6 @@ struct LockFile {
   bool operator==(const LockFile&) const = default;
 };
 
-// A skill name the hub may record: check_skill_name(name,
-// SkillNameRule::install) of validate/skill_name.hpp, kept under this name for
-// the hub's callers (placement, quarantine, uninstall, pending_commit) until
-// they call the checker directly.
-Result<void> validate_hub_skill_name(std::string_view name);
-
 // A category for `--category`: one or more safe segments joined by '/'.
 Result<void> validate_hub_category(std::string_view category);
 

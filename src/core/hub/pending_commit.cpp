@@ -1,4 +1,5 @@
 // Crash-safe placement with pending records (see pending_commit.hpp).
+#include "core/validate/skill_name.hpp"
 #include "core/hub/pending_commit.hpp"
 
 #include <fcntl.h>
@@ -9,15 +10,17 @@
 #include <cerrno>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 #include "core/files/fsync_dir.hpp"
 #include "core/files/rename.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/placement.hpp"
 #include "core/limits.hpp"
-#include "core/memory/state_json.hpp"
 #include "core/files/atomic_file.hpp"
 #include "core/files/path_within.hpp"
 #include "core/files/read_file.hpp"
+#include "core/util/strict_json.hpp"
 #include "core/util/utf8.hpp"
 
 namespace skillrt::core::hub {
@@ -41,11 +44,11 @@ std::string render_record(const PendingPlacement& p) {
   single.installed.emplace(p.name, p.entry);
   const std::string lock_text = render_lock_json(single);
   std::string out = "{\n";
-  out += "  \"pending\": " + quote_json_string(sanitize_utf8(p.action)) + ",\n";
-  out += "  \"name\": " + quote_json_string(sanitize_utf8(p.name)) + ",\n";
-  out += "  \"staged\": " + quote_json_string(sanitize_utf8(p.staged.string())) + ",\n";
-  out += "  \"target\": " + quote_json_string(sanitize_utf8(p.target.string())) + ",\n";
-  out += "  \"backup\": " + quote_json_string(sanitize_utf8(p.backup.string())) + ",\n";
+  out += "  \"pending\": " + json_quoted(p.action) + ",\n";
+  out += "  \"name\": " + json_quoted(p.name) + ",\n";
+  out += "  \"staged\": " + json_quoted(p.staged.string()) + ",\n";
+  out += "  \"target\": " + json_quoted(p.target.string()) + ",\n";
+  out += "  \"backup\": " + json_quoted(p.backup.string()) + ",\n";
   out += lock_text.substr(2); // the lock object's members, after its "{\n"
   return out;
 }
@@ -67,7 +70,7 @@ Result<void> check_record_paths(const HubPaths& paths, const fs::path& file, con
   const auto refuse = [&](const std::string& why) {
     return fail(ErrorCode::refused, file.string() + " is not a pending record of this hub: " + why);
   };
-  if (auto ok = validate_hub_skill_name(p.name); !ok || file.filename() != p.name + ".json") {
+  if (auto ok = check_skill_name(p.name, SkillNameRule::install); !ok || file.filename() != p.name + ".json") {
     return refuse("its name does not match the file");
   }
   if (!strictly_below(p.staged, paths.quarantine)) {
@@ -92,14 +95,16 @@ Result<PendingPlacement> read_record(const HubPaths& paths, const fs::path& file
   if (!lock) {
     return tl::unexpected(lock.error());
   }
-  auto doc = parse_state_json(*text);
-  if (!doc) {
-    return tl::unexpected(doc.error());
+  // parse_lock_json above has already applied the strict checks (one
+  // document, no duplicate names, bounded depth) to this same text.
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) {
+    return fail(ErrorCode::parse_error, file.string() + " is not a JSON object");
   }
   PendingPlacement p;
-  const auto text_of = [&](std::string_view key) -> std::string {
-    const StateJson* v = doc->find(key);
-    return v != nullptr && v->kind == StateJson::Kind::string ? v->text : std::string();
+  const auto text_of = [&](const char* key) -> std::string {
+    const auto it = doc.find(key);
+    return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
   p.action = text_of("pending");
   p.name = text_of("name");

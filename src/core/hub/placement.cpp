@@ -1,4 +1,5 @@
 // Placement rules (see placement.hpp).
+#include "core/validate/skill_name.hpp"
 #include "core/hub/placement.hpp"
 
 #include <sys/stat.h>
@@ -121,7 +122,7 @@ Result<TargetPlan> plan_target(const HubPaths& paths, const LockFile& lock, cons
 }
 
 Result<fs::path> recorded_target(const HubPaths& paths, const std::string& name, const LockEntry& entry) {
-  if (auto ok = validate_hub_skill_name(name); !ok) {
+  if (auto ok = check_skill_name(name, SkillNameRule::install); !ok) {
     return tl::unexpected(ok.error());
   }
   if (auto ok = validate_install_path(entry.install_path, name); !ok) {

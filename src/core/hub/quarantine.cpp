@@ -1,4 +1,5 @@
 // Quarantine folders and bundle discovery (see quarantine.hpp).
+#include "core/validate/skill_name.hpp"
 #include "core/hub/quarantine.hpp"
 
 #include <stdlib.h>
@@ -145,7 +146,7 @@ Result<std::vector<DiscoveredSkill>> discover_bundle_skills(const fs::path& root
       return tl::unexpected(name.error());
     }
     const std::string where = skill.relative.empty() ? "SKILL.md" : skill.relative + "/SKILL.md";
-    if (auto ok = validate_hub_skill_name(*name); !ok) {
+    if (auto ok = check_skill_name(*name, SkillNameRule::install); !ok) {
       return fail(ErrorCode::invalid_argument, where + ": " + ok.error().message);
     }
     if (auto [it, inserted] = seen.emplace(*name, where); !inserted) {

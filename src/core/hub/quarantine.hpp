@@ -49,7 +49,7 @@ struct DiscoveredSkill {
 // The skills of a fetched tree: SKILL.md at `root` → that one skill; else
 // every folder below holding a SKILL.md (not descending into a skill, nor into
 // dot folders or symlinks). The name is the SKILL.md frontmatter `name`, which
-// must be a safe single segment (validate_hub_skill_name). Errors: no skill at
+// must be a safe single segment (check_skill_name, SkillNameRule::install). Errors: no skill at
 // all, a skill without a usable name, two skills with one name.
 Result<std::vector<DiscoveredSkill>> discover_bundle_skills(const std::filesystem::path& root);
 

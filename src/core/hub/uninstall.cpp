@@ -1,4 +1,5 @@
 // Uninstalling a hub-installed skill (see uninstall.hpp).
+#include "core/validate/skill_name.hpp"
 #include "core/hub/uninstall.hpp"
 
 #include <stdlib.h>
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 UninstallOutcome uninstall_skill(const Context& ctx, const std::string& name, bool shared) {
   UninstallOutcome out;
   out.name = name;
-  if (auto ok = validate_hub_skill_name(name); !ok) {
+  if (auto ok = check_skill_name(name, SkillNameRule::install); !ok) {
     out.error = ok.error();
     return out;
   }

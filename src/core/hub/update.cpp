@@ -49,7 +49,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     report.old_hash = entry.content_hash;
     auto target = recorded_target(paths, name, entry);
     if (!target) {
-      report.status = "failed";
+      report.status = UpdateStatus::failed;
       report.reason = target.error().message;
       out.skills.push_back(std::move(report));
       continue;
@@ -59,7 +59,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     if (present) {
       const bool modified = !files::is_pristine(bundle_content_hash(*target), entry.content_hash);
       if (modified && !request.force) {
-        report.status = "skipped_modified";
+        report.status = UpdateStatus::skipped_modified;
         report.reason = "'" + name +
                         "' was changed on disk since it was installed; use --force to replace the local "
                         "changes";
@@ -68,7 +68,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       }
     }
     if (entry.source_spec.empty()) {
-      report.status = "unavailable";
+      report.status = UpdateStatus::unavailable;
       report.reason = "no source recorded for '" + name + "'";
       out.skills.push_back(std::move(report));
       continue;
@@ -78,7 +78,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       it = fetched.emplace(entry.source_spec, fetch_into_quarantine(paths, fetcher, entry.source_spec, progress)).first;
     }
     if (!it->second) {
-      report.status = "unavailable";
+      report.status = UpdateStatus::unavailable;
       report.reason = it->second.error().message;
       out.skills.push_back(std::move(report));
       continue;
@@ -89,7 +89,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       staged = s.name == name ? &s : staged;
     }
     if (staged == nullptr) {
-      report.status = "unavailable";
+      report.status = UpdateStatus::unavailable;
       report.reason = "the source no longer holds a skill named '" + name + "'";
       out.skills.push_back(std::move(report));
       continue;
@@ -104,7 +104,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     if (present && report.new_hash == entry.content_hash && !report.new_hash.empty()) {
       // Upstream is what was installed (a forced update of a modified skill puts it back).
       if (files::is_pristine(bundle_content_hash(*target), entry.content_hash)) {
-        report.status = "up_to_date";
+        report.status = UpdateStatus::up_to_date;
         out.skills.push_back(std::move(report));
         continue;
       }
@@ -112,7 +112,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     // Runtime caches are not content: the diff leaves them out as the manifest does.
     report.diff = diff::diff_trees(present ? *target : fs::path(), staged->dir, files::is_runtime_cache);
     if (!judgement.allowed) {
-      report.status = "blocked";
+      report.status = UpdateStatus::blocked;
       report.reason = judgement.reason;
       (void)append_audit_line(paths.audit_log,
                               {"BLOCKED", name, bundle.source.identifier,
@@ -123,7 +123,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       continue;
     }
     if (request.dry_run) {
-      report.status = "would_update";
+      report.status = UpdateStatus::would_update;
       report.reason = judgement.reason;
       report.judgement = std::move(judgement);
       out.skills.push_back(std::move(report));
@@ -133,14 +133,14 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
         make_lock_entry(bundle.source, entry.source_spec, judgement, entry.install_path, entry.installed_at);
     auto skill_lock = SkillLock::acquire(ctx, *target); // never across a skill_manage write
     if (!skill_lock) {
-      report.status = "failed";
+      report.status = UpdateStatus::failed;
       report.reason = skill_lock.error().message;
       out.skills.push_back(std::move(report));
       continue;
     }
     PendingPlacement placement{name, "UPDATE", staged->dir, *target, {}, new_entry};
     if (auto ok = commit_placement(paths, std::move(placement), present); !ok) {
-      report.status = "failed";
+      report.status = UpdateStatus::failed;
       report.reason = ok.error().message;
       report.judgement = std::move(judgement);
       out.skills.push_back(std::move(report));
@@ -150,16 +150,37 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
                             {"UPDATE", name, new_entry.identifier, new_entry.trust_level, new_entry.scan_verdict,
                              entry.content_hash + "->" + new_entry.content_hash});
     announce_change(ctx, paths, present ? ChangeKind::updated : ChangeKind::created, name, *target);
-    report.status = "updated";
+    report.status = UpdateStatus::updated;
     report.reason = judgement.reason;
     report.judgement = std::move(judgement);
     out.skills.push_back(std::move(report));
   }
   out.success = true;
   for (const UpdateReport& r : out.skills) {
-    out.success = out.success && (r.status != "blocked" && r.status != "unavailable" && r.status != "failed");
+    out.success = out.success && (r.status != UpdateStatus::blocked && r.status != UpdateStatus::unavailable &&
+                                          r.status != UpdateStatus::failed);
   }
   return out;
+}
+
+const char* update_status_name(UpdateStatus status) {
+  switch (status) {
+    case UpdateStatus::updated:
+      return "updated";
+    case UpdateStatus::would_update:
+      return "would_update";
+    case UpdateStatus::up_to_date:
+      return "up_to_date";
+    case UpdateStatus::skipped_modified:
+      return "skipped_modified";
+    case UpdateStatus::blocked:
+      return "blocked";
+    case UpdateStatus::unavailable:
+      return "unavailable";
+    case UpdateStatus::failed:
+      return "failed";
+  }
+  return "unknown";
 }
 
 } // namespace skillrt::core::hub

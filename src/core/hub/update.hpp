@@ -29,11 +29,14 @@ struct UpdateRequest {
   bool require_signature = false;
 };
 
-// "updated" | "would_update" (dry run) | "up_to_date" | "skipped_modified" |
-// "blocked" | "unavailable" | "failed"
+// What happened to one skill; would_update is a dry run's "updated".
+enum class UpdateStatus : unsigned char { updated, would_update, up_to_date, skipped_modified, blocked, unavailable, failed };
+// "updated" | "would_update" | "up_to_date" | "skipped_modified" | "blocked" | "unavailable" | "failed"
+const char* update_status_name(UpdateStatus status);
+
 struct UpdateReport {
   std::string name;
-  std::string status;
+  UpdateStatus status = UpdateStatus::failed;
   std::string reason;
   std::string old_hash;
   std::string new_hash;

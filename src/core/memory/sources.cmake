@@ -4,5 +4,4 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/memory_book.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_tool.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/state_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/user_state_file.cpp)

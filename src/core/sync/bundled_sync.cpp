@@ -17,10 +17,11 @@
 #include <system_error>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "core/discovery/roots.hpp"
 #include "core/files/rename.hpp"
 #include "core/limits.hpp"
-#include "core/memory/state_json.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/sync/bundled_manifest.hpp"
 #include "core/sync/bundled_set.hpp"
@@ -33,6 +34,7 @@
 #include "core/sync/sync_lock.hpp"
 #include "core/tenancy/permissions.hpp"
 #include "core/files/read_file.hpp"
+#include "core/util/strict_json.hpp"
 
 namespace skillrt::core::sync {
 namespace {
@@ -174,16 +176,23 @@ void SyncRun::index_hub_paths() {
     return;
   }
   auto text = read_regular_file(lock_json, limits::k_max_hub_state_bytes);
-  auto doc = text ? parse_state_json(*text) : Result<StateJson>(tl::unexpected(text.error()));
-  const StateJson* installed = doc ? doc->find("installed") : nullptr;
-  if (installed == nullptr || installed->kind != StateJson::Kind::object) {
+  // The hub's reader lives above us (hub uses sync); the same strict
+  // policy, then only the one field we need.
+  if (!text || !check_strict_json(*text, limits::k_max_state_json_depth)) {
     m_hub_lock_unreadable = true;
     return;
   }
-  for (const StateJsonMember& member : installed->members) {
-    const StateJson* path = member.value.find("install_path");
-    if (path != nullptr && path->kind == StateJson::Kind::string && !path->text.empty()) {
-      m_hub_paths.insert((m_root / path->text).lexically_normal());
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  const auto installed = doc.is_object() ? doc.find("installed") : doc.end();
+  if (!doc.is_object() || installed == doc.end() || !installed->is_object()) {
+    m_hub_lock_unreadable = true;
+    return;
+  }
+  for (const auto& item : installed->items()) {
+    const nlohmann::json& entry = item.value();
+    const auto path = entry.is_object() ? entry.find("install_path") : entry.end();
+    if (entry.is_object() && path != entry.end() && path->is_string() && !path->get_ref<const std::string&>().empty()) {
+      m_hub_paths.insert((m_root / path->get<std::string>()).lexically_normal());
     }
   }
 }

@@ -122,13 +122,13 @@ TEST(Check, ReportsEveryStatus) {
   const CheckOutcome out = check_installed(world.ctx, fetcher, std::nullopt, false, true, nullptr);
   ASSERT_TRUE(out.success);
   ASSERT_EQ(out.rows.size(), 6u);
-  EXPECT_EQ(row_named(out, "same")->status, "up_to_date");
-  EXPECT_EQ(row_named(out, "changed")->status, "update_available");
+  EXPECT_EQ(row_named(out, "same")->status, CheckStatus::up_to_date);
+  EXPECT_EQ(row_named(out, "changed")->status, CheckStatus::update_available);
   EXPECT_NE(row_named(out, "changed")->latest_hash, row_named(out, "changed")->recorded_hash);
-  EXPECT_EQ(row_named(out, "edited")->status, "locally_modified");
+  EXPECT_EQ(row_named(out, "edited")->status, CheckStatus::locally_modified);
   EXPECT_EQ(row_named(out, "edited")->upstream, UpstreamStatus::up_to_date);
-  EXPECT_EQ(row_named(out, "gone")->status, "missing");
-  EXPECT_EQ(row_named(out, "vanished")->status, "unavailable");
+  EXPECT_EQ(row_named(out, "gone")->status, CheckStatus::missing);
+  EXPECT_EQ(row_named(out, "vanished")->status, CheckStatus::unavailable);
   const CheckRow* b = row_named(out, "both");
   EXPECT_TRUE(b->locally_modified);
   EXPECT_EQ(b->upstream, UpstreamStatus::update_available);
@@ -137,7 +137,7 @@ TEST(Check, ReportsEveryStatus) {
   FolderCopyFetcher counting;
   const CheckOutcome offline = check_installed(world.ctx, counting, std::string("changed"), false, false, nullptr);
   ASSERT_EQ(offline.rows.size(), 1u);
-  EXPECT_EQ(offline.rows[0].status, "up_to_date");
+  EXPECT_EQ(offline.rows[0].status, CheckStatus::up_to_date);
   EXPECT_EQ(counting.calls, 0);
 }
 
@@ -154,7 +154,7 @@ TEST(Check, AnOutsiderChecksTheSharedRootWithoutWritingIntoIt) {
   const CheckOutcome out = check_installed(outsider, fetcher, std::nullopt, true, true, nullptr);
   ASSERT_TRUE(out.success);
   ASSERT_EQ(out.rows.size(), 1u);
-  EXPECT_EQ(out.rows[0].status, "up_to_date");
+  EXPECT_EQ(out.rows[0].status, CheckStatus::up_to_date);
   ASSERT_EQ(fetcher.stagings.size(), 1u);
   const std::string staging = fetcher.stagings[0].lexically_normal().string();
   EXPECT_EQ(staging.find(world.ctx.home.lexically_normal().string()), std::string::npos) << staging;
@@ -170,7 +170,7 @@ TEST(Check, InvalidInstallRecord) {
   FolderCopyFetcher fetcher;
   const CheckOutcome out = check_installed(world.ctx, fetcher, std::nullopt, false, true, nullptr);
   ASSERT_EQ(out.rows.size(), 1u);
-  EXPECT_EQ(out.rows[0].status, "invalid_install");
+  EXPECT_EQ(out.rows[0].status, CheckStatus::invalid_install);
 }
 
 TEST(Check, UnknownNameIsNotFound) {
@@ -198,7 +198,7 @@ TEST(Update, ReplacesAnUnmodifiedSkillAndShowsTheDiff) {
   const UpdateOutcome out = update(world);
   ASSERT_TRUE(out.success);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "updated") << out.skills[0].reason;
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::updated) << out.skills[0].reason;
   ASSERT_TRUE(out.skills[0].diff);
   EXPECT_NE(out.skills[0].diff->text.find("-Step one.\n+Step one, improved.\n"), std::string::npos)
       << out.skills[0].diff->text;
@@ -223,7 +223,7 @@ TEST(Update, SkipsALocallyModifiedSkillUnlessForced) {
 
   UpdateOutcome out = update(world);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "skipped_modified");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::skipped_modified);
   EXPECT_TRUE(fs::exists(world.shared_root() / "demo/my-notes.md"));
   EXPECT_NE(read(world.shared_root() / "demo/SKILL.md").find("v1"), std::string::npos);
 
@@ -232,7 +232,7 @@ TEST(Update, SkipsALocallyModifiedSkillUnlessForced) {
   dry.dry_run = true;
   out = update(world, dry);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "would_update");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::would_update);
   EXPECT_NE(out.skills[0].diff->text.find("--- a/my-notes.md\n+++ /dev/null"), std::string::npos);
   EXPECT_TRUE(fs::exists(world.shared_root() / "demo/my-notes.md"));
 
@@ -240,7 +240,7 @@ TEST(Update, SkipsALocallyModifiedSkillUnlessForced) {
   forced.force = true;
   out = update(world, forced);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "updated");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::updated);
   EXPECT_FALSE(fs::exists(world.shared_root() / "demo/my-notes.md"));
   EXPECT_NE(read(world.shared_root() / "demo/SKILL.md").find("v2"), std::string::npos);
 }
@@ -253,7 +253,7 @@ TEST(Update, NewVersionGoesThroughTheGuardAgain) {
   const UpdateOutcome out = update(world);
   EXPECT_FALSE(out.success);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "blocked");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::blocked);
   EXPECT_FALSE(fs::exists(world.shared_root() / "demo/scripts/setup.sh"));
   EXPECT_NE(read(world.shared_root() / ".hub/audit.log").find(" BLOCKED demo "), std::string::npos);
 }
@@ -264,7 +264,7 @@ TEST(Update, UpToDateChangesNothing) {
   world.events.clear();
   const UpdateOutcome out = update(world);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "up_to_date");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::up_to_date);
   EXPECT_TRUE(world.events.empty());
 }
 
@@ -280,7 +280,7 @@ TEST(Update, OnlyTheNamedSkill) {
   request.name = "a";
   const UpdateOutcome out = update(world, request);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "updated");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::updated);
   EXPECT_EQ(read(world.shared_root() / "b/SKILL.md").find("new b"), std::string::npos);
 }
 
@@ -295,8 +295,8 @@ TEST(Update, SourceGoneOrSkillDroppedIsUnavailable) {
   const UpdateOutcome out = update_skills(world.ctx, Config{}, fetcher, UpdateRequest{}, nullptr);
   EXPECT_FALSE(out.success);
   ASSERT_EQ(out.skills.size(), 2u);
-  EXPECT_EQ(out.skills[0].status, "updated");
-  EXPECT_EQ(out.skills[1].status, "unavailable");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::updated);
+  EXPECT_EQ(out.skills[1].status, UpdateStatus::unavailable);
   EXPECT_NE(out.skills[1].reason.find("no longer holds"), std::string::npos);
   EXPECT_EQ(fetcher.calls, 1);                                     // one fetch for the two skills of one source
   EXPECT_TRUE(fs::exists(world.shared_root() / "b" / "SKILL.md")); // kept as it was
@@ -310,7 +310,7 @@ TEST(Update, RequireSignatureAppliesToTheNewVersion) {
   request.require_signature = true;
   const UpdateOutcome out = update(world, request);
   ASSERT_EQ(out.skills.size(), 1u);
-  EXPECT_EQ(out.skills[0].status, "blocked");
+  EXPECT_EQ(out.skills[0].status, UpdateStatus::blocked);
   EXPECT_EQ(read(world.shared_root() / "demo/SKILL.md").find("v2"), std::string::npos);
 }
 
@@ -366,7 +366,7 @@ TEST(RuntimeCaches, NeverMakeAnInstalledSkillModified) {
   FolderCopyFetcher fetcher;
   const CheckOutcome checked = check_installed(world.ctx, fetcher, std::nullopt, false, false, nullptr);
   ASSERT_EQ(checked.rows.size(), 1u);
-  EXPECT_EQ(checked.rows[0].status, "up_to_date");
+  EXPECT_EQ(checked.rows[0].status, CheckStatus::up_to_date);
   EXPECT_FALSE(checked.rows[0].locally_modified);
 
   const AuditOutcome audited = audit_installed(world.ctx, Config{}, false, nullptr);
@@ -376,7 +376,7 @@ TEST(RuntimeCaches, NeverMakeAnInstalledSkillModified) {
   write_skill(world.tree, "src/pytool", "pytool", {{"scripts/helper.py", "def greet():\n    return 2\n"}});
   const UpdateOutcome updated = update(world);
   ASSERT_EQ(updated.skills.size(), 1u);
-  EXPECT_EQ(updated.skills[0].status, "updated");
+  EXPECT_EQ(updated.skills[0].status, UpdateStatus::updated);
   ASSERT_TRUE(updated.skills[0].diff);
   EXPECT_EQ(updated.skills[0].diff->text.find("__pycache__"), std::string::npos);
   EXPECT_EQ(updated.skills[0].diff->text.find(".DS_Store"), std::string::npos);
@@ -386,7 +386,7 @@ TEST(RuntimeCaches, NeverMakeAnInstalledSkillModified) {
   world.tree.write("home/skills/pytool/scripts/helper.py", "def greet():\n    return 3\n");
   const CheckOutcome edited = check_installed(world.ctx, fetcher, std::nullopt, false, false, nullptr);
   ASSERT_EQ(edited.rows.size(), 1u);
-  EXPECT_EQ(edited.rows[0].status, "locally_modified");
+  EXPECT_EQ(edited.rows[0].status, CheckStatus::locally_modified);
 }
 
 TEST(Audit, CorruptLockIsAnError) {

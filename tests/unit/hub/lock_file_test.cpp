@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "core/validate/skill_name.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/lock_file.hpp"
 #include "core/limits.hpp"
@@ -97,11 +98,11 @@ TEST(LockFile, HugeFileIsRefusedByTheLimit) {
 }
 
 TEST(LockFile, SkillNamesMustBeOneSafeSegment) {
-  EXPECT_TRUE(validate_hub_skill_name("deploy-tool_2.x"));
+  EXPECT_TRUE(check_skill_name("deploy-tool_2.x", SkillNameRule::install));
   for (const std::string& bad :
        {std::string(), std::string("."), std::string(".."), std::string("a/b"), std::string("a\\b"), std::string("c:d"),
         std::string(".hidden"), std::string("a\nb"), std::string(65, 'a')}) {
-    EXPECT_FALSE(validate_hub_skill_name(bad)) << bad;
+    EXPECT_FALSE(check_skill_name(bad, SkillNameRule::install)) << bad;
   }
 }
 
