@@ -12,6 +12,7 @@
 #include <mutex>
 #include <utility>
 
+#include "core/files/read_at.hpp"
 #include "core/files/unique_fd.hpp"
 
 namespace skillrt::core {
@@ -36,22 +37,6 @@ files::UniqueFd open_unlinked_file(const std::filesystem::path& dir) {
     fd.reset(); // it would outlive the process: do without
   }
   return fd;
-}
-
-bool read_exactly(int fd, std::uint64_t offset, char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, data, size, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      return false;
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
 }
 
 } // namespace
@@ -188,7 +173,7 @@ const char* DescriptionStore::State::page_bytes(std::size_t index) {
   if (!slot.data) {
     slot.data = std::make_unique_for_overwrite<char[]>(options.page_size);
   }
-  if (!read_exactly(fd.get(), page.file_offset, slot.data.get(), options.page_size)) {
+  if (!files::read_exactly_at(fd.get(), page.file_offset, slot.data.get(), options.page_size)) {
     slot.page = k_no_page;
     return nullptr;
   }

@@ -12,6 +12,7 @@
 
 #include "core/limits.hpp"
 #include "core/files/atomic_file.hpp"
+#include "core/files/read_at.hpp"
 #include "core/files/read_file.hpp"
 
 namespace skillrt::core {
@@ -264,26 +265,6 @@ void append_block_header(std::string& out, std::uint64_t size, std::uint64_t cou
   w.u64(sum);
 }
 
-// Reads exactly bytes.size() bytes at `offset`; false on error or end of file.
-bool read_at(int fd, std::uint64_t offset, char* data, std::size_t size) {
-  while (size > 0) {
-    ssize_t n = ::pread(fd, data, size, static_cast<off_t>(offset));
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return false;
-    }
-    if (n == 0) {
-      return false;
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
-}
-
 } // namespace
 
 std::string encode_listing_cache(const EntryList& entries) {
@@ -375,12 +356,12 @@ ListingCache ListingCache::load(const std::filesystem::path& file, std::int64_t 
   struct stat st {};
   std::string head(k_magic.size(), '\0');
   std::string tail(k_block_header_size, '\0');
-  const bool valid =
-      ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<std::uint64_t>(st.st_size) >= k_magic.size() + k_block_header_size &&
-      static_cast<std::uint64_t>(st.st_size) <= limits::k_max_listing_cache_bytes &&
-      read_at(fd.get(), 0, head.data(), head.size()) && head == k_magic &&
-      read_at(fd.get(), static_cast<std::uint64_t>(st.st_size) - k_block_header_size, tail.data(), tail.size());
+  const bool valid = ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
+                     static_cast<std::uint64_t>(st.st_size) >= k_magic.size() + k_block_header_size &&
+                     static_cast<std::uint64_t>(st.st_size) <= limits::k_max_listing_cache_bytes &&
+                     files::read_exactly_at(fd.get(), 0, head.data(), head.size()) && head == k_magic &&
+                     files::read_exactly_at(fd.get(), static_cast<std::uint64_t>(st.st_size) - k_block_header_size,
+                                            tail.data(), tail.size());
   const BlockHeader trailer = valid ? read_block_header(tail) : BlockHeader{};
   if (!valid || trailer.size != 0 || trailer.sum != trailer_checksum(trailer.count)) {
     cache.m_dirty = true; // rewrite a corrupt or outdated file
@@ -404,7 +385,8 @@ bool ListingCache::next_block() {
   m_block_consumed = 0;
   m_have_entry = false;
   char raw[k_block_header_size];
-  if (m_file_size < m_next_offset + k_block_header_size || !read_at(m_in.get(), m_next_offset, raw, sizeof raw)) {
+  if (m_file_size < m_next_offset + k_block_header_size ||
+      !files::read_exactly_at(m_in.get(), m_next_offset, raw, sizeof raw)) {
     m_in_ok = false;
     mark_dirty();
     return false;
@@ -425,7 +407,7 @@ bool ListingCache::next_block() {
     return false;
   }
   m_block.resize(header.size);
-  if (!read_at(m_in.get(), m_next_offset + k_block_header_size, m_block.data(), m_block.size()) ||
+  if (!files::read_exactly_at(m_in.get(), m_next_offset + k_block_header_size, m_block.data(), m_block.size()) ||
       checksum(m_block) != header.sum) {
     m_block.clear();
     m_in_ok = false;
@@ -546,7 +528,7 @@ void ListingCache::start_writer() {
     for (std::uint64_t at = k_magic.size(); at < m_block_offset;) {
       const std::uint64_t want = std::min<std::uint64_t>(m_block_offset - at, k_block_target);
       chunk.resize(want);
-      if (!read_at(m_in.get(), at, chunk.data(), chunk.size()) || !m_out->append(chunk)) {
+      if (!files::read_exactly_at(m_in.get(), at, chunk.data(), chunk.size()) || !m_out->append(chunk)) {
         abandon_writer();
         return;
       }

@@ -7,6 +7,7 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/path_within.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pristine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/private_temp_dir.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/read_at.cpp
   ${CMAKE_CURRENT_LIST_DIR}/read_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rename.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime_cache.cpp
