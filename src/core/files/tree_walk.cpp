@@ -62,6 +62,12 @@ public:
         return ok;
       }
     }
+    // Reported problems: a folder cut short (its names past the limit were
+    // never read) ends the walk once what was read is walked, even when
+    // leave_out kept the count under the limit.
+    if (m_names_cut && !m_report.stopped) {
+      return entry_limit();
+    }
     return {};
   }
 
@@ -70,7 +76,8 @@ public:
 private:
   // The folder's names, sorted (which problem comes first does not depend on
   // the file system's order). Reading stops past the entry limit: a folder
-  // that alone holds more names than a tree may is a limit problem.
+  // that alone holds more names than a tree may is a limit problem (which
+  // names were read then depends on the file system's order).
   Result<std::vector<std::string>> read_names(int dir_fd, const std::string& prefix) {
     const std::string shown = prefix.empty() ? "." : prefix;
     // fdopendir takes ownership of the descriptor it is given: hand it a copy.
@@ -158,7 +165,11 @@ private:
                          special_name(st.st_mode),
                      ErrorCode::refused);
     }
-    if (++m_report.entries > m_options.limits.max_entries || m_names_cut) {
+    // Failing, a folder cut short fails at once: the tree is over the limit
+    // whatever comes next. Reported, its entries are walked up to the limit,
+    // as in any tree (a listing offers the first ones).
+    const bool cut_fails = m_names_cut && m_options.problems == ProblemPolicy::fail;
+    if (++m_report.entries > m_options.limits.max_entries || cut_fails) {
       return entry_limit();
     }
     const TreeLimits& limits = m_options.limits;
@@ -193,7 +204,7 @@ private:
     if (auto visited = m_visit(entry); !visited) {
       return visited;
     }
-    if (entry.kind != EntryKind::folder) {
+    if (entry.kind != EntryKind::folder || (m_options.enter && !m_options.enter(entry))) {
       return {};
     }
     const UniqueFd child(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));

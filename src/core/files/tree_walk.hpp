@@ -75,6 +75,11 @@ struct WalkOptions {
   // Entries the caller leaves out before anything is checked or counted
   // (a folder is then not entered); empty: none.
   std::function<bool(const WalkEntry&)> leave_out;
+  // Folders the walk visits (and counts) but does not go into, asked after
+  // the folder's visit; empty: every folder is entered. Unlike leave_out the
+  // folder itself is still seen (a skill's folder found in a bundle, a
+  // listing's depth cut that must not report the deeper entries).
+  std::function<bool(const WalkEntry&)> enter;
 };
 
 struct WalkReport {

@@ -2,6 +2,7 @@
 #include "core/validate/skill_name.hpp"
 #include "core/hub/quarantine.hpp"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -14,6 +15,7 @@
 #include "core/hub/lock_file.hpp"
 #include "core/limits.hpp"
 #include "core/files/read_file.hpp"
+#include "core/files/tree_walk.hpp"
 #include "core/util/text.hpp"
 #include "core/yaml/frontmatter.hpp"
 
@@ -101,36 +103,32 @@ Result<std::vector<DiscoveredSkill>> discover_bundle_skills(const fs::path& root
   if (is_regular_no_follow(root / "SKILL.md")) {
     found.push_back({"", root, ""});
   } else {
-    // Iterative, bounded walk: a bundle is already capped in entries and depth
-    // by the fetcher, and we keep the same caps here.
-    std::vector<std::pair<fs::path, std::size_t>> stack{{root, 0}};
-    std::size_t visited = 0;
-    while (!stack.empty()) {
-      auto [dir, depth] = stack.back();
-      stack.pop_back();
-      std::error_code ec;
-      std::vector<fs::path> children;
-      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (++visited > limits::k_max_bundle_entries) {
-          return fail(ErrorCode::limit_exceeded, "the bundle has more than k_max_bundle_entries (" +
-                                                     std::to_string(limits::k_max_bundle_entries) + ") entries");
-        }
-        const std::string leaf = it->path().filename().string();
-        if (leaf.empty() || leaf.front() == '.' || !it->is_directory(ec) || it->is_symlink(ec)) {
-          continue;
-        }
-        children.push_back(it->path());
+    // The one walker, held to the tree limits (the fetcher held the bundle to
+    // the same). A folder holding SKILL.md is a skill and is not entered;
+    // neither are dot-folders nor links. Runtime caches are walked like any
+    // folder: a bundle is what its author shipped.
+    files::WalkOptions options;
+    options.links = files::LinkPolicy::record;
+    options.specials = files::SpecialPolicy::record;
+    options.skip_runtime_caches = false;
+    std::string last_skill;
+    options.enter = [&last_skill](const files::WalkEntry& entry) {
+      return entry.name.front() != '.' && entry.path != last_skill && entry.depth < limits::k_max_bundle_depth;
+    };
+    auto walked = files::walk_tree(root, options, [&](const files::WalkEntry& entry) -> Result<void> {
+      if (entry.kind != files::EntryKind::folder || entry.name.front() == '.') {
+        return {};
       }
-      if (ec) {
-        return fail(ErrorCode::io_error, "Cannot list " + dir.string() + ": " + ec.message());
+      struct stat st {};
+      const std::string skill_md = std::string(entry.name) + "/SKILL.md";
+      if (::fstatat(entry.parent_fd, skill_md.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+        last_skill = std::string(entry.path);
+        found.push_back({"", root / last_skill, last_skill});
       }
-      for (const fs::path& child : children) {
-        if (is_regular_no_follow(child / "SKILL.md")) {
-          found.push_back({"", child, fs::relative(child, root).generic_string()});
-        } else if (depth + 1 < limits::k_max_bundle_depth) {
-          stack.emplace_back(child, depth + 1);
-        }
-      }
+      return {};
+    });
+    if (!walked) {
+      return fail(walked.error().code, "Cannot search the bundle for skills: " + walked.error().message);
     }
   }
   if (found.empty()) {

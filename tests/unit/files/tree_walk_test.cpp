@@ -170,6 +170,43 @@ TEST(TreeWalk, LeaveOutIsNeitherCountedNorEntered) {
   EXPECT_EQ(walk_order(tree.path() / "s", options), std::vector<std::string>{"SKILL.md"});
 }
 
+TEST(TreeWalk, AFolderNotEnteredIsStillVisitedAndCounted) {
+  TempTree tree;
+  tree.write("s/a/deep/x", "x");
+  tree.write("s/a/y", "x");
+  tree.write("s/b/z", "x");
+  WalkOptions options;
+  options.enter = [](const WalkEntry& entry) { return entry.path != "a/deep" && entry.path != "b"; };
+  const Walked walked = walk_collect(tree.path() / "s", options);
+  ASSERT_TRUE(walked.report);
+  EXPECT_EQ(walked.seen, (std::vector<std::string>{"a", "a/deep", "a/y", "b"}));
+  EXPECT_EQ(walked.report->entries, 4u);
+  EXPECT_TRUE(walked.report->problems.empty());
+}
+
+TEST(TreeWalk, AFolderOverTheEntryLimitFailsAtOnceOrIsWalkedUpToTheLimit) {
+  TempTree tree;
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    tree.write(std::string("s/") + name, "x");
+  }
+  WalkOptions options;
+  options.limits.max_entries = 3;
+  EXPECT_NE(walk_error(tree.path() / "s", options, ErrorCode::limit_exceeded).find("k_max_bundle_entries"),
+            std::string::npos);
+  options.problems = ProblemPolicy::report;
+  const Walked walked = walk_collect(tree.path() / "s", options);
+  ASSERT_TRUE(walked.report);
+  EXPECT_TRUE(walked.report->stopped);
+  EXPECT_EQ(walked.seen.size(), 3u); // which three depends on the file system's order
+  // Left out entries keep the count under the limit: the cut still stops the walk.
+  options.leave_out = [](const WalkEntry& entry) { return entry.name != "a"; };
+  const Walked left = walk_collect(tree.path() / "s", options);
+  ASSERT_TRUE(left.report);
+  EXPECT_TRUE(left.report->stopped);
+  ASSERT_EQ(left.report->problems.size(), 1u);
+  EXPECT_EQ(left.report->problems[0].kind, WalkProblem::Kind::limit);
+}
+
 TEST(TreeWalk, ControlCharactersInNamesOnlyWhenAsked) {
   TempTree tree;
   tree.write("s/evil\nname", "x");

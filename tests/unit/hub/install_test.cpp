@@ -243,6 +243,21 @@ TEST(Install, DiscoveryStopsAtASkillAndSkipsDotFolders) {
   EXPECT_EQ((*found)[0].relative, "outer");
 }
 
+TEST(Install, DiscoveryDoesNotFollowLinkedFoldersAndKeepsBundleOrder) {
+  HubWorld world;
+  write_skill(world.tree, "src/elsewhere/linked", "linked");
+  write_skill(world.tree, "src/repo/b", "bee");
+  write_skill(world.tree, "src/repo/a/deeper", "ay");
+  world.tree.symlink(world.tree.path() / "src/elsewhere", "src/repo/c");
+  auto found = discover_bundle_skills(world.tree.path() / "src/repo");
+  ASSERT_TRUE(found) << found.error().message;
+  ASSERT_EQ(found->size(), 2u);
+  EXPECT_EQ((*found)[0].relative, "a/deeper");
+  EXPECT_EQ((*found)[0].dir, world.tree.path() / "src/repo/a/deeper");
+  EXPECT_EQ((*found)[1].relative, "b");
+  EXPECT_EQ((*found)[1].name, "bee");
+}
+
 TEST(Install, LargeSkillMdOnlyWarns) {
   HubWorld world;
   const fs::path src = write_skill(world.tree, "src/big", "big", {}, std::string(120'000, 'x') + "\n");
