@@ -190,8 +190,11 @@ void SyncRun::index_hub_paths() {
   }
   for (const auto& item : installed->items()) {
     const nlohmann::json& entry = item.value();
-    const auto path = entry.is_object() ? entry.find("install_path") : entry.end();
-    if (entry.is_object() && path != entry.end() && path->is_string() && !path->get_ref<const std::string&>().empty()) {
+    if (!entry.is_object()) {
+      continue;
+    }
+    const auto path = entry.find("install_path");
+    if (path != entry.end() && path->is_string() && !path->get_ref<const std::string&>().empty()) {
       m_hub_paths.insert((m_root / path->get<std::string>()).lexically_normal());
     }
   }
