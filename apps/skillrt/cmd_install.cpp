@@ -43,7 +43,7 @@ public:
     request.category = m_category;
     request.force = m_force;
     if (!m_trust.empty()) {
-      request.trust = core::hub::parse_trust_level(m_trust);
+      request.trust = core::parse_trust_level(m_trust);
     }
     request.require_signature = m_require_signature;
     request.shared = m_shared;

@@ -264,7 +264,7 @@ public:
       return finish_result(inv.json, protocol::error_result_json(result.error()), "");
     }
     return finish_result(inv.json, protocol::reset_result_json(*result, m_name),
-                         result->message + " (" + result->action + ")\n");
+                         result->message + " (" + core::sync::reset_action_name(result->action) + ")\n");
   }
 
 private:

@@ -33,7 +33,7 @@ Json recovered_json(const std::vector<RecoveryNote>& notes) {
   for (const RecoveryNote& note : notes) {
     Json item = Json::object();
     item["name"] = text(note.name);
-    item["action"] = note.action;
+    item["action"] = audit_action_name(note.action);
     item["completed"] = note.completed;
     item["message"] = text(note.message);
     out.push_back(std::move(item));
@@ -76,14 +76,14 @@ Json tree_diff_files_json(const core::diff::TreeDiff& diff) {
 
 Json lock_entry_json(const LockEntry& e) {
   Json out = Json::object();
-  out["source"] = text(e.source);
+  out["source"] = name_or_empty(e.source, source_kind_name);
   out["identifier"] = text(e.identifier);
   out["source_spec"] = text(e.source_spec);
   out["ref"] = text(e.ref);
   out["revision"] = text(e.revision);
   out["subdir"] = text(e.subdir);
-  out["trust_level"] = text(e.trust_level);
-  out["scan_verdict"] = text(e.scan_verdict);
+  out["trust_level"] = name_or_empty(e.trust_level, core::trust_level_name);
+  out["scan_verdict"] = name_or_empty(e.scan_verdict, core::verdict_name);
   out["scanner_version"] = text(e.scanner_version);
   out["findings"] = {{"total", e.findings.total},
                      {"critical", e.findings.critical},
@@ -97,7 +97,7 @@ Json lock_entry_json(const LockEntry& e) {
     files.push_back(text(f));
   }
   out["files"] = std::move(files);
-  out["signature"] = {{"status", text(e.signature_status)}, {"key", text(e.signature_key)}};
+  out["signature"] = {{"status", name_or_empty(e.signature_status, signature_status_name)}, {"key", text(e.signature_key)}};
   out["installed_at"] = e.installed_at;
   out["updated_at"] = e.updated_at;
   return out;
@@ -206,8 +206,8 @@ Json audit_outcome_json(const AuditOutcome& outcome) {
     Json item = Json::object();
     item["name"] = text(row.name);
     item["install_path"] = text(row.install_path);
-    item["trust_level"] = text(row.trust_level);
-    item["recorded_verdict"] = text(row.recorded_verdict);
+    item["trust_level"] = name_or_empty(row.trust_level, core::trust_level_name);
+    item["recorded_verdict"] = name_or_empty(row.recorded_verdict, core::verdict_name);
     item["verdict"] = row.scan ? core::verdict_name(row.scan->verdict) : "n/a";
     item["verdict_changed"] = row.verdict_changed;
     item["decision"] = row.policy ? core::install_decision_name(row.policy->decision) : "n/a";

@@ -3,6 +3,7 @@
 // not run. Paths and messages are made valid UTF-8.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/diff/unified_diff.hpp"
@@ -15,6 +16,13 @@
 #include "protocol/yaml_json.hpp"
 
 namespace skillrt::protocol {
+
+// A recorded enum as the files spell it (lock.json, audit.log): its name, or
+// "" when nothing was recorded.
+template <typename Enum>
+std::string name_or_empty(const std::optional<Enum>& value, const char* (*name_of)(Enum)) {
+  return value ? std::string(name_of(*value)) : std::string();
+}
 
 // The files of a tree diff: [{path, change (added|removed|modified|binary), added, removed}]
 // (`update` and `sync --diff` use the same shape).

@@ -50,8 +50,9 @@ std::string audit_outcome_text(const core::hub::AuditOutcome& outcome, bool colo
     std::vector<std::vector<std::string>> rows;
     for (const core::hub::AuditRow& row : outcome.rows) {
       const std::string verdict = row.scan ? std::string(core::verdict_name(row.scan->verdict)) : "n/a";
-      rows.push_back({row.name, category_of(row.install_path), row.issues.empty() ? "ok" : "ISSUES", row.trust_level,
-                      verdict + " (recorded " + row.recorded_verdict + ")"});
+      rows.push_back({row.name, category_of(row.install_path), row.issues.empty() ? "ok" : "ISSUES",
+                      name_or_empty(row.trust_level, core::trust_level_name),
+                      verdict + " (recorded " + name_or_empty(row.recorded_verdict, core::verdict_name) + ")"});
     }
     out += render_table(
         {{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"RESULT", 0}, {"TRUST", 0}, {"VERDICT", 0}},

@@ -71,7 +71,7 @@ Json reset_result_json(const core::sync::ResetResult& result, std::string_view n
     out["error"] = result.message;
   }
   out["name"] = std::string(name);
-  out["action"] = result.action;
+  out["action"] = core::sync::reset_action_name(result.action);
   out["message"] = result.message;
   if (result.synced) {
     Json synced = Json::object();
@@ -120,7 +120,7 @@ Json modified_report_json(const core::sync::ModifiedReport& report) {
 Json opt_out_result_json(const core::sync::OptOutResult& result) {
   Json out = Json::object();
   out["success"] = true;
-  out["action"] = result.action;
+  out["action"] = core::sync::opt_out_action_name(result.action);
   out["message"] = result.message;
   out["opted_out"] = result.opted_out;
   out["changed"] = result.changed;

@@ -26,6 +26,11 @@ const char* verdict_name(Verdict verdict);            // "safe" | "caution" | "d
 const char* trust_level_name(TrustLevel trust);       // "builtin" | "trusted" | "community" | "agent-created" | "project-local"
 const char* install_decision_name(InstallDecision d); // "allow" | "ask" | "block"
 
+// The inverses of verdict_name and trust_level_name (lock.json and other
+// stored records keep the names); nullopt for any other text.
+std::optional<Verdict> parse_verdict(std::string_view name);
+std::optional<TrustLevel> parse_trust_level(std::string_view name);
+
 // Spec §2.12 rule 6 (source id → trust level); "project-local" maps to project_local.
 TrustLevel trust_level_for_source(std::string_view source);
 

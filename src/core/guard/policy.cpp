@@ -45,6 +45,25 @@ const char* trust_level_name(TrustLevel trust) {
   return "community";
 }
 
+std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (const Verdict v : {Verdict::safe, Verdict::caution, Verdict::dangerous}) {
+    if (name == verdict_name(v)) {
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<TrustLevel> parse_trust_level(std::string_view name) {
+  for (const TrustLevel t : {TrustLevel::builtin, TrustLevel::trusted, TrustLevel::community, TrustLevel::agent_created,
+                             TrustLevel::project_local}) {
+    if (name == trust_level_name(t)) {
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
 const char* install_decision_name(InstallDecision d) {
   switch (d) {
   case InstallDecision::allow:

@@ -94,14 +94,14 @@ AuditOutcome audit_installed(const Context& ctx, const Config& config, bool shar
       ScanOptions options;
       options.source = entry.identifier;
       if (auto scan = scan_skill(*target, options); scan) {
-        if (auto trust = parse_trust_level(entry.trust_level)) {
-          scan->trust = *trust;
+        if (entry.trust_level) {
+          scan->trust = *entry.trust_level;
         }
         row.policy = decide_install(*scan, false);
-        row.verdict_changed = entry.scan_verdict != verdict_name(scan->verdict);
+        row.verdict_changed = entry.scan_verdict != scan->verdict;
         if (row.verdict_changed) {
           row.issues.push_back(std::string("verdict now ") + verdict_name(scan->verdict) + " (recorded " +
-                               entry.scan_verdict + ")");
+                               (entry.scan_verdict ? verdict_name(*entry.scan_verdict) : "none") + ")");
         }
         if (row.policy->decision != InstallDecision::allow) {
           row.issues.push_back("today's policy would refuse it: " + row.policy->reason);
@@ -112,7 +112,7 @@ AuditOutcome audit_installed(const Context& ctx, const Config& config, bool shar
       }
       auto signature = verify_bundle_signature(*target, config.skills.trusted_keys);
       if (signature) {
-        const TrustLevel trust = parse_trust_level(entry.trust_level).value_or(TrustLevel::community);
+        const TrustLevel trust = entry.trust_level.value_or(TrustLevel::community);
         const bool required = signature_required(config.skills, trust, false);
         if (auto ok = apply_signature_policy(*signature, required); !ok) {
           row.signature_ok = false;
@@ -130,8 +130,8 @@ AuditOutcome audit_installed(const Context& ctx, const Config& config, bool shar
     }
     std::string extra = row.issues.empty() ? "ok" : std::to_string(row.issues.size()) + "_issues";
     if (session->lock) { // a reader who may not write the root leaves no trace in it
-      (void)append_audit_line(paths.audit_log, {"AUDIT", name, entry.identifier, entry.trust_level,
-                                                row.scan ? verdict_name(row.scan->verdict) : "n/a", extra});
+      (void)append_audit_line(paths.audit_log, {AuditAction::audit, name, entry.identifier, entry.trust_level,
+                                                row.scan ? std::optional(row.scan->verdict) : std::nullopt, extra});
     }
     out.issue_count += row.issues.size();
     out.rows.push_back(std::move(row));

@@ -22,8 +22,8 @@ namespace skillrt::core::hub {
 struct AuditRow {
   std::string name;
   std::string install_path;
-  std::string trust_level; // as recorded
-  std::string recorded_verdict;
+  std::optional<TrustLevel> trust_level; // as recorded
+  std::optional<Verdict> recorded_verdict;
   std::string recorded_scanner; // scanner_version at install
   bool missing = false;
   bool invalid_install = false;

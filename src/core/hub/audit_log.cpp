@@ -26,6 +26,22 @@ std::string field(std::string_view text, bool allow_spaces) {
 
 } // namespace
 
+const char* audit_action_name(AuditAction action) {
+  switch (action) {
+  case AuditAction::install:
+    return "INSTALL";
+  case AuditAction::uninstall:
+    return "UNINSTALL";
+  case AuditAction::blocked:
+    return "BLOCKED";
+  case AuditAction::update:
+    return "UPDATE";
+  case AuditAction::audit:
+    return "AUDIT";
+  }
+  return "AUDIT";
+}
+
 std::string without_credentials(std::string_view source) {
   const std::size_t scheme = source.find("://");
   if (scheme == std::string_view::npos) {
@@ -41,9 +57,14 @@ std::string without_credentials(std::string_view source) {
 }
 
 std::string format_audit_line(const AuditRecord& r, std::string_view timestamp) {
-  std::string line = std::string(timestamp) + " " + field(r.action, false) + " " + field(r.skill, false) + " " +
-                     field(without_credentials(r.source), false) + ":" + field(r.trust, false) + " " +
-                     field(r.verdict, false);
+  const std::string_view trust = r.trust ? trust_level_name(*r.trust) : "";
+  // An uninstall never scans and an audit may fail to: their missing verdict
+  // reads "n/a"; on the other lines it is the empty field "-".
+  const bool not_applicable = r.action == AuditAction::uninstall || (r.action == AuditAction::audit && !r.verdict);
+  const std::string_view verdict = not_applicable ? "n/a" : r.verdict ? verdict_name(*r.verdict) : "";
+  std::string line = std::string(timestamp) + " " + audit_action_name(r.action) + " " + field(r.skill, false) + " " +
+                     field(without_credentials(r.source), false) + ":" + field(trust, false) + " " +
+                     field(verdict, false);
   if (!r.extra.empty()) {
     line += " " + field(r.extra, true); // the free-text tail may keep its spaces
   }

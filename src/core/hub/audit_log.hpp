@@ -6,19 +6,24 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/guard/guard.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core::hub {
 
+enum class AuditAction : unsigned char { install, uninstall, blocked, update, audit };
+const char* audit_action_name(AuditAction action); // "INSTALL" | "UNINSTALL" | "BLOCKED" | "UPDATE" | "AUDIT"
+
 struct AuditRecord {
-  std::string action; // INSTALL | UNINSTALL | BLOCKED | UPDATE | AUDIT
+  AuditAction action = AuditAction::install;
   std::string skill;
   std::string source; // the identifier
-  std::string trust;
-  std::string verdict;
+  std::optional<TrustLevel> trust; // nullopt: not known (a fetch that failed before any scan)
+  std::optional<Verdict> verdict;  // nullopt: not scanned ("-"; "n/a" on UNINSTALL and AUDIT lines)
   std::string extra;
 };
 

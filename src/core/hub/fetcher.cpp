@@ -17,4 +17,13 @@ const char* source_kind_name(SourceKind kind) {
   return "folder";
 }
 
+std::optional<SourceKind> parse_source_kind(std::string_view name) {
+  for (const SourceKind kind : {SourceKind::folder, SourceKind::archive, SourceKind::git, SourceKind::url}) {
+    if (name == source_kind_name(kind)) {
+      return kind;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace skillrt::core::hub

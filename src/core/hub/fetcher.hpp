@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,7 @@ enum class SourceKind : unsigned char {
   url,      // an https:// archive or SKILL.md, downloaded (then extracted if an archive)
 };
 const char* source_kind_name(SourceKind kind);  // "folder" | "archive" | "git" | "url"
+std::optional<SourceKind> parse_source_kind(std::string_view name); // the inverse; nullopt for other text
 
 // The hub's long work reports through the core progress port.
 using Progress = core::Progress;

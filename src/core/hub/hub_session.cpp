@@ -48,7 +48,7 @@ Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation o
   session.recovered = recover_pending(session.paths);
   for (const RecoveryNote& note : session.recovered) {
     if (note.completed) {
-      announce_change(ctx, session.paths, note.action == "UPDATE" ? ChangeKind::updated : ChangeKind::created,
+      announce_change(ctx, session.paths, note.action == AuditAction::update ? ChangeKind::updated : ChangeKind::created,
                       note.name, note.target);
     }
   }

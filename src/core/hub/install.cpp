@@ -13,10 +13,10 @@ namespace {
 
 AuditRecord blocked_record(const std::string& name, const std::string& identifier, const Judgement& j,
                            const std::string& why) {
-  AuditRecord r{"BLOCKED", name, identifier, "", "", why};
+  AuditRecord r{AuditAction::blocked, name, identifier, std::nullopt, std::nullopt, why};
   if (j.scan) {
-    r.trust = trust_level_name(j.scan->trust);
-    r.verdict = verdict_name(j.scan->verdict);
+    r.trust = j.scan->trust;
+    r.verdict = j.scan->verdict;
     if (j.policy && j.policy->decision != InstallDecision::allow) {
       r.extra = std::to_string(j.scan->findings.size()) + "_findings";
     }
@@ -62,7 +62,8 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
   LockFile* lock = &session->lock_file;
   auto bundle = fetch_into_quarantine(paths, fetcher, request.source, progress);
   if (!bundle) {
-    (void)append_audit_line(paths.audit_log, {"BLOCKED", "-", request.source, "", "", bundle.error().message});
+    (void)append_audit_line(paths.audit_log, {AuditAction::blocked, "-", request.source, std::nullopt, std::nullopt,
+                                              bundle.error().message});
     out.error = bundle.error();
     return out;
   }
@@ -123,7 +124,7 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
       out.skills.push_back(std::move(report));
       continue;
     }
-    PendingPlacement placement{staged.name, "INSTALL", staged.dir, plan->target, {}, entry};
+    PendingPlacement placement{staged.name, AuditAction::install, staged.dir, plan->target, {}, entry};
     if (auto ok = commit_placement(paths, std::move(placement), plan->replace); !ok) {
       report.outcome = SkillOutcome::failed;
       report.reason = ok.error().message;
@@ -134,7 +135,7 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
     report.outcome = plan->replace ? SkillOutcome::reinstalled : SkillOutcome::installed;
     report.reason = report.judgement.reason;
     report.entry = entry;
-    (void)append_audit_line(paths.audit_log, {"INSTALL", staged.name, out.identifier, entry.trust_level,
+    (void)append_audit_line(paths.audit_log, {AuditAction::install, staged.name, out.identifier, entry.trust_level,
                                               entry.scan_verdict, entry.content_hash});
     announce_change(ctx, paths, plan->replace ? ChangeKind::updated : ChangeKind::created, staged.name, plan->target);
     out.skills.push_back(std::move(report));

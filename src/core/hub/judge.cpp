@@ -40,15 +40,15 @@ std::string guard_source_id(const std::string& identifier) {
 LockEntry make_lock_entry(const FetchedSource& source, const std::string& source_spec, const Judgement& judgement,
                           const std::string& install_path, const std::string& installed_at) {
   LockEntry e;
-  e.source = source_kind_name(source.kind);
+  e.source = source.kind;
   e.identifier = source.identifier;
   e.source_spec = source_spec;
   e.ref = source.ref;
   e.revision = source.revision;
   e.subdir = source.subdir;
   if (judgement.scan) {
-    e.trust_level = trust_level_name(judgement.scan->trust);
-    e.scan_verdict = verdict_name(judgement.scan->verdict);
+    e.trust_level = judgement.scan->trust;
+    e.scan_verdict = judgement.scan->verdict;
     e.findings.total = judgement.scan->findings.size();
     for (const GuardFinding& f : judgement.scan->findings) {
       switch (f.severity) {
@@ -76,7 +76,7 @@ LockEntry make_lock_entry(const FetchedSource& source, const std::string& source
   }
   e.install_path = install_path;
   if (judgement.signature) {
-    e.signature_status = signature_status_name(judgement.signature->status);
+    e.signature_status = judgement.signature->status;
     e.signature_key = judgement.signature->key;
   }
   e.updated_at = utc_now_iso8601();
@@ -84,15 +84,6 @@ LockEntry make_lock_entry(const FetchedSource& source, const std::string& source
   return e;
 }
 
-std::optional<TrustLevel> parse_trust_level(std::string_view name) {
-  for (const TrustLevel t : {TrustLevel::builtin, TrustLevel::trusted, TrustLevel::community, TrustLevel::agent_created,
-                             TrustLevel::project_local}) {
-    if (name == trust_level_name(t)) {
-      return t;
-    }
-  }
-  return std::nullopt;
-}
 
 Judgement judge_skill(const std::filesystem::path& dir, const JudgeOptions& options) {
   Judgement out;

@@ -48,8 +48,4 @@ Judgement judge_skill(const std::filesystem::path& dir, const JudgeOptions& opti
 LockEntry make_lock_entry(const FetchedSource& source, const std::string& source_spec, const Judgement& judgement,
                           const std::string& install_path, const std::string& installed_at);
 
-// The trust level named `name` ("builtin", "trusted", "community",
-// "agent-created", "project-local"); nullopt for anything else.
-std::optional<TrustLevel> parse_trust_level(std::string_view name);
-
 } // namespace skillrt::core::hub

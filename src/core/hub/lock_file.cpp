@@ -45,16 +45,22 @@ void put_number(std::string& out, std::string_view indent, std::string_view key,
   out += comma ? ",\n" : "\n";
 }
 
+// An enum member as the file spells it: its name, or "" when not recorded.
+template <typename Enum>
+std::string_view name_or_empty(const std::optional<Enum>& value, const char* (*name_of)(Enum)) {
+  return value ? std::string_view(name_of(*value)) : std::string_view();
+}
+
 void render_entry(std::string& out, const LockEntry& e) {
   const std::string_view in = "      ";
-  put_string(out, in, "source", e.source, true);
+  put_string(out, in, "source", name_or_empty(e.source, source_kind_name), true);
   put_string(out, in, "identifier", e.identifier, true);
   put_string(out, in, "source_spec", e.source_spec, true);
   put_string(out, in, "ref", e.ref, true);
   put_string(out, in, "revision", e.revision, true);
   put_string(out, in, "subdir", e.subdir, true);
-  put_string(out, in, "trust_level", e.trust_level, true);
-  put_string(out, in, "scan_verdict", e.scan_verdict, true);
+  put_string(out, in, "trust_level", name_or_empty(e.trust_level, trust_level_name), true);
+  put_string(out, in, "scan_verdict", name_or_empty(e.scan_verdict, verdict_name), true);
   put_string(out, in, "scanner_version", e.scanner_version, true);
   out += std::string(in) + "\"findings\": {\n";
   const std::string in2 = std::string(in) + "  ";
@@ -76,7 +82,7 @@ void render_entry(std::string& out, const LockEntry& e) {
     out += std::string(in) + "],\n";
   }
   out += std::string(in) + "\"signature\": {\n";
-  put_string(out, in2, "status", e.signature_status, true);
+  put_string(out, in2, "status", name_or_empty(e.signature_status, signature_status_name), true);
   put_string(out, in2, "key", e.signature_key, false);
   out += std::string(in) + "},\n";
   put_string(out, in, "installed_at", e.installed_at, true);
@@ -94,6 +100,25 @@ Result<void> read_string(const json& obj, std::string_view key, std::string& out
     return fail(ErrorCode::parse_error, where + ": \"" + std::string(key) + "\" must be a string");
   }
   out = v->get<std::string>();
+  return {};
+}
+
+// Reads the enum member `key` by its name: absent, null or "" is nullopt; a
+// name `parse` does not know is corruption (never guessed, never dropped).
+template <typename Enum>
+Result<void> read_enum(const json& obj, std::string_view key, std::optional<Enum>& out, const std::string& where,
+                       std::optional<Enum> (*parse)(std::string_view)) {
+  std::string text;
+  SKILLRT_TRY(read_string(obj, key, text, where));
+  if (text.empty()) {
+    out.reset();
+    return {};
+  }
+  out = parse(text);
+  if (!out) {
+    return fail(ErrorCode::parse_error,
+                where + ": \"" + std::string(key) + "\" has the unknown value \"" + text + "\"");
+  }
   return {};
 }
 
@@ -118,14 +143,11 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
   }
   LockEntry e;
   const std::pair<std::string_view, std::string*> strings[] = {
-      {"source", &e.source},
       {"identifier", &e.identifier},
       {"source_spec", &e.source_spec},
       {"ref", &e.ref},
       {"revision", &e.revision},
       {"subdir", &e.subdir},
-      {"trust_level", &e.trust_level},
-      {"scan_verdict", &e.scan_verdict},
       {"scanner_version", &e.scanner_version},
       {"content_hash", &e.content_hash},
       {"install_path", &e.install_path},
@@ -135,6 +157,9 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
   for (const auto& [key, target] : strings) {
     SKILLRT_TRY(read_string(obj, key, *target, where));
   }
+  SKILLRT_TRY(read_enum(obj, "source", e.source, where, parse_source_kind));
+  SKILLRT_TRY(read_enum(obj, "trust_level", e.trust_level, where, parse_trust_level));
+  SKILLRT_TRY(read_enum(obj, "scan_verdict", e.scan_verdict, where, parse_verdict));
   if (const auto f = obj.find("findings"); f != obj.end()) {
     if (!f->is_object()) {
       return fail(ErrorCode::parse_error, where + ": \"findings\" must be an object");
@@ -163,7 +188,7 @@ Result<LockEntry> parse_entry(const json& obj, const std::string& where) {
     if (!sig->is_object()) {
       return fail(ErrorCode::parse_error, where + ": \"signature\" must be an object");
     }
-    SKILLRT_TRY(read_string(*sig, "status", e.signature_status, where + ".signature"));
+    SKILLRT_TRY(read_enum(*sig, "status", e.signature_status, where + ".signature", parse_signature_status));
     SKILLRT_TRY(read_string(*sig, "key", e.signature_key, where + ".signature"));
   }
   return e;

@@ -14,10 +14,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/guard/guard.hpp"
+#include "core/hub/fetcher.hpp"
+#include "core/hub/signature.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core::hub {
@@ -33,20 +37,23 @@ struct FindingCounts {
 };
 
 struct LockEntry {
-  std::string source;      // source kind name: folder | archive | git | url
+  // The names below are what the file holds (source_kind_name, trust_level_name,
+  // verdict_name, signature_status_name); an absent or empty member is
+  // nullopt, and any other text makes the file corrupt.
+  std::optional<SourceKind> source;
   std::string identifier;  // FetchedSource::identifier
   std::string source_spec; // the SOURCE string the user gave (check/update fetch it again)
   std::string ref;
   std::string revision;
   std::string subdir;
-  std::string trust_level;
-  std::string scan_verdict;
+  std::optional<TrustLevel> trust_level;
+  std::optional<Verdict> scan_verdict;
   std::string scanner_version;
   FindingCounts findings;
   std::string content_hash; // bundle_manifest content_hash, "sha256:<64 hex>"
   std::string install_path; // relative to the root, ends with the skill name
   std::vector<std::string> files;
-  std::string signature_status; // signature_status_name
+  std::optional<SignatureStatus> signature_status;
   std::string signature_key;
   std::string installed_at; // ISO UTC, "Z"
   std::string updated_at;

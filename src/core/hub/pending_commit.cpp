@@ -44,7 +44,7 @@ std::string render_record(const PendingPlacement& p) {
   single.installed.emplace(p.name, p.entry);
   const std::string lock_text = render_lock_json(single);
   std::string out = "{\n";
-  out += "  \"pending\": " + json_quoted(p.action) + ",\n";
+  out += "  \"pending\": " + json_quoted(audit_action_name(p.action)) + ",\n";
   out += "  \"name\": " + json_quoted(p.name) + ",\n";
   out += "  \"staged\": " + json_quoted(p.staged.string()) + ",\n";
   out += "  \"target\": " + json_quoted(p.target.string()) + ",\n";
@@ -106,7 +106,14 @@ Result<PendingPlacement> read_record(const HubPaths& paths, const fs::path& file
     const auto it = doc.find(key);
     return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
-  p.action = text_of("pending");
+  const std::string action = text_of("pending");
+  if (action == audit_action_name(AuditAction::install)) {
+    p.action = AuditAction::install;
+  } else if (action == audit_action_name(AuditAction::update)) {
+    p.action = AuditAction::update;
+  } else {
+    return fail(ErrorCode::parse_error, file.string() + " has the unknown pending action \"" + action + "\"");
+  }
   p.name = text_of("name");
   p.staged = text_of("staged");
   p.target = text_of("target");
@@ -237,13 +244,13 @@ std::vector<RecoveryNote> recover_pending(const HubPaths& paths) {
     if (!staged_present && target_present && fs::exists(p->target / "SKILL.md", ec)) {
       // The rename happened: finish by recording it.
       if (auto ok = record_lock_entry(paths, p->name, p->entry); !ok) {
-        note.message = "could not finish the interrupted " + p->action + " of '" + p->name +
+        note.message = std::string("could not finish the interrupted ") + audit_action_name(p->action) + " of '" + p->name +
                        "': " + ok.error().message + " (the record is kept for the next command)";
         notes.push_back(std::move(note));
         continue;
       }
       note.completed = true;
-      note.message = "finished the interrupted " + p->action + " of '" + p->name + "'";
+      note.message = std::string("finished the interrupted ") + audit_action_name(p->action) + " of '" + p->name + "'";
       (void)append_audit_line(paths.audit_log, {p->action, p->name, p->entry.identifier, p->entry.trust_level,
                                                 p->entry.scan_verdict, p->entry.content_hash + " recovered"});
     } else {
@@ -254,7 +261,7 @@ std::vector<RecoveryNote> recover_pending(const HubPaths& paths) {
         notes.push_back(std::move(note));
         continue;
       }
-      note.message = "undid the interrupted " + p->action + " of '" + p->name + "'; nothing of it was installed";
+      note.message = std::string("undid the interrupted ") + audit_action_name(p->action) + " of '" + p->name + "'; nothing of it was installed";
     }
     if (!p->backup.empty()) {
       fs::remove_all(p->backup, ec);

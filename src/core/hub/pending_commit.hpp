@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/hub/audit_log.hpp"
 #include "core/hub/hub_paths.hpp"
 #include "core/hub/lock_file.hpp"
 #include "skillrt/result.hpp"
@@ -17,7 +18,7 @@ namespace skillrt::core::hub {
 
 struct PendingPlacement {
   std::string name;
-  std::string action;           // INSTALL | UPDATE (for the audit line of a recovery)
+  AuditAction action = AuditAction::install; // install | update (for the audit line of a recovery)
   std::filesystem::path staged; // the judged skill in quarantine
   std::filesystem::path target; // root / entry.install_path
   std::filesystem::path backup; // where a replaced install waits (in .hub/trash); "" when none
@@ -38,7 +39,7 @@ Result<void> commit_placement(const HubPaths& paths, PendingPlacement placement,
 // What recovery did with one record.
 struct RecoveryNote {
   std::string name;
-  std::string action;           // INSTALL | UPDATE
+  AuditAction action = AuditAction::install; // install | update
   std::filesystem::path target; // the skill folder the record was about
   bool completed = false;       // true: the placement had happened and is now recorded; false: undone
   std::string message;

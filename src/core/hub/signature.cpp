@@ -180,6 +180,16 @@ const char* signature_status_name(SignatureStatus status) {
   return "invalid";
 }
 
+std::optional<SignatureStatus> parse_signature_status(std::string_view name) {
+  for (const SignatureStatus status : {SignatureStatus::unsigned_bundle, SignatureStatus::valid,
+                                       SignatureStatus::untrusted_key, SignatureStatus::invalid}) {
+    if (name == signature_status_name(status)) {
+      return status;
+    }
+  }
+  return std::nullopt;
+}
+
 Result<KeyPair> generate_key_pair() {
   auto raw = ed25519::generate();
   if (!raw) {

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config/config.hpp"
@@ -42,6 +44,7 @@ enum class SignatureStatus : unsigned char {
   invalid,          // malformed file, bad signature, or the bundle changed after signing
 };
 const char* signature_status_name(SignatureStatus status);  // "unsigned" | "valid" | "untrusted-key" | "invalid"
+std::optional<SignatureStatus> parse_signature_status(std::string_view name); // the inverse; nullopt for other text
 
 struct SignatureCheck {
   SignatureStatus status = SignatureStatus::unsigned_bundle;

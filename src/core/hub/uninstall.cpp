@@ -78,7 +78,7 @@ UninstallOutcome uninstall_skill(const Context& ctx, const std::string& name, bo
     return out;
   }
   (void)append_audit_line(paths.audit_log,
-                          {"UNINSTALL", name, entry.identifier, entry.trust_level, "n/a", "user_request"});
+                          {AuditAction::uninstall, name, entry.identifier, entry.trust_level, std::nullopt, "user_request"});
   announce_change(ctx, paths, ChangeKind::deleted, name, *target);
   out.success = true;
   out.message = present ? "Uninstalled '" + name + "' from " + target->string() + "."

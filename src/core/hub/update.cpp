@@ -96,7 +96,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     }
     JudgeOptions options;
     options.identifier = bundle.source.identifier;
-    options.trust = parse_trust_level(entry.trust_level); // the trust it was installed at
+    options.trust = entry.trust_level; // the trust it was installed at
     options.require_signature = request.require_signature;
     options.config = &config;
     Judgement judgement = judge_skill(staged->dir, options);
@@ -115,9 +115,10 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       report.status = UpdateStatus::blocked;
       report.reason = judgement.reason;
       (void)append_audit_line(paths.audit_log,
-                              {"BLOCKED", name, bundle.source.identifier,
-                               judgement.scan ? trust_level_name(judgement.scan->trust) : entry.trust_level,
-                               judgement.scan ? verdict_name(judgement.scan->verdict) : "", judgement.reason});
+                              {AuditAction::blocked, name, bundle.source.identifier,
+                               judgement.scan ? std::optional(judgement.scan->trust) : entry.trust_level,
+                               judgement.scan ? std::optional(judgement.scan->verdict) : std::nullopt,
+                               judgement.reason});
       report.judgement = std::move(judgement);
       out.skills.push_back(std::move(report));
       continue;
@@ -138,7 +139,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       out.skills.push_back(std::move(report));
       continue;
     }
-    PendingPlacement placement{name, "UPDATE", staged->dir, *target, {}, new_entry};
+    PendingPlacement placement{name, AuditAction::update, staged->dir, *target, {}, new_entry};
     if (auto ok = commit_placement(paths, std::move(placement), present); !ok) {
       report.status = UpdateStatus::failed;
       report.reason = ok.error().message;
@@ -147,7 +148,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       continue;
     }
     (void)append_audit_line(paths.audit_log,
-                            {"UPDATE", name, new_entry.identifier, new_entry.trust_level, new_entry.scan_verdict,
+                            {AuditAction::update, name, new_entry.identifier, new_entry.trust_level, new_entry.scan_verdict,
                              entry.content_hash + "->" + new_entry.content_hash});
     announce_change(ctx, paths, present ? ChangeKind::updated : ChangeKind::created, name, *target);
     report.status = UpdateStatus::updated;

@@ -11,9 +11,11 @@
 
 namespace skillrt::core::sync {
 
+enum class OptOutAction : unsigned char { opted_out, already_opted_out, opted_in, not_opted_out };
+const char* opt_out_action_name(OptOutAction action); // the enumerator's name
+
 struct OptOutResult {
-  // opted_out | already_opted_out | opted_in | not_opted_out
-  std::string action;
+  OptOutAction action = OptOutAction::not_opted_out;
   std::string message;    // fixed per action (see bundled-sync.md)
   bool opted_out = false; // the state afterwards
   bool changed = false;   // the marker was created or removed

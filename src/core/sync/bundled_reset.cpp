@@ -17,30 +17,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ResetResult outcome(bool ok, std::string action, std::string message) {
+ResetResult outcome(bool ok, ResetAction action, std::string message) {
   ResetResult result;
   result.ok = ok;
-  result.action = std::move(action);
+  result.action = action;
   result.message = std::move(message);
   return result;
 }
 
 // Drops the entry, syncs, and says whether the sync recorded the skill again.
 ResetResult drop_and_resync(const Context& ctx, const Config& cfg, const std::string& name, BundledManifest manifest,
-                            const SyncOptions& options, std::string success_action, std::string success_message) {
+                            const SyncOptions& options, ResetAction success_action, std::string success_message) {
   manifest.erase(name);
   if (auto written = write_bundled_manifest(bundled_manifest_path(ctx), manifest); !written) {
-    return outcome(false, "manifest_write_failed", written.error().message);
+    return outcome(false, ResetAction::manifest_write_failed, written.error().message);
   }
   auto synced = sync_bundled_skills_locked(ctx, cfg, options);
   if (!synced) {
-    return outcome(false, "not_rebaselined",
+    return outcome(false, ResetAction::not_rebaselined,
                    "the manifest entry of " + name + " was dropped, but the sync failed: " + synced.error().message);
   }
   auto after = read_bundled_manifest(bundled_manifest_path(ctx));
   const bool tracked = after && after->count(name) > 0;
-  ResetResult result = tracked ? outcome(true, std::move(success_action), std::move(success_message))
-                               : outcome(false, "not_rebaselined",
+  ResetResult result = tracked ? outcome(true, success_action, std::move(success_message))
+                               : outcome(false, ResetAction::not_rebaselined,
                                          "the manifest entry of " + name +
                                              " was dropped, but the sync did not record it again (see the sync's "
                                              "errors and warnings)");
@@ -49,6 +49,28 @@ ResetResult drop_and_resync(const Context& ctx, const Config& cfg, const std::st
 }
 
 } // namespace
+
+const char* reset_action_name(ResetAction action) {
+  switch (action) {
+  case ResetAction::restored:
+    return "restored";
+  case ResetAction::manifest_cleared:
+    return "manifest_cleared";
+  case ResetAction::not_in_manifest:
+    return "not_in_manifest";
+  case ResetAction::bundled_missing:
+    return "bundled_missing";
+  case ResetAction::not_reset:
+    return "not_reset";
+  case ResetAction::refused_copy_diverges:
+    return "refused_copy_diverges";
+  case ResetAction::not_rebaselined:
+    return "not_rebaselined";
+  case ResetAction::manifest_write_failed:
+    return "manifest_write_failed";
+  }
+  return "not_reset";
+}
 
 Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, std::string_view name_view, bool restore,
                                         const SyncOptions& options) {
@@ -73,10 +95,10 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
   const BundledSet set = discover_bundled_skills(*bundled);
   const BundledSkill* shipped = set.find(name);
   if (!tracked && !shipped) {
-    return outcome(false, "not_in_manifest", "'" + name + "' is not a tracked bundled skill");
+    return outcome(false, ResetAction::not_in_manifest, "'" + name + "' is not a tracked bundled skill");
   }
   if (restore && !shipped) {
-    return outcome(false, "bundled_missing",
+    return outcome(false, ResetAction::bundled_missing,
                    "'" + name + "' is no longer bundled, so there is no shipped version to restore");
   }
   std::error_code ec;
@@ -84,11 +106,11 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     const fs::path dest = root / shipped->relative;
     if (fs::exists(fs::symlink_status(dest, ec))) {
       if (auto removed = remove_skill_tree(dest, root); !removed) {
-        return outcome(false, "not_reset", "cannot delete your copy of " + name + ": " + removed.error().message);
+        return outcome(false, ResetAction::not_reset, "cannot delete your copy of " + name + ": " + removed.error().message);
       }
       publish_shared_skill_change(ctx, ChangeKind::deleted, name, dest);
     }
-    return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, "restored",
+    return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, ResetAction::restored,
                            "restored " + name + " from the bundled version");
   }
   if (shipped) {
@@ -97,14 +119,14 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
     if (fs::exists(status) && !fs::is_symlink(status)) {
       auto user_hash = skill_dir_hash(dest);
       if (!files::is_pristine(user_hash, shipped->hash)) {
-        return outcome(false, "refused_copy_diverges",
+        return outcome(false, ResetAction::refused_copy_diverges,
                        "your copy of " + name + " at " + dest.string() +
                            " differs from the bundled version; keep it as it is, or run `skillrt reset " + name +
                            " --restore` to replace it with the bundled version (your changes are then lost)");
       }
     }
   }
-  return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, "manifest_cleared",
+  return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, ResetAction::manifest_cleared,
                          "cleared the manifest entry of " + name + "; it follows bundled updates again");
 }
 

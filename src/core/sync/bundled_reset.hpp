@@ -13,11 +13,21 @@
 
 namespace skillrt::core::sync {
 
+enum class ResetAction : unsigned char {
+  restored,              // --restore: the user's copy replaced by the shipped version
+  manifest_cleared,      // the entry dropped and re-made: the copy follows bundled updates again
+  not_in_manifest,       // neither tracked nor shipped
+  bundled_missing,       // --restore of a skill no longer shipped
+  not_reset,             // the user's copy could not be deleted
+  refused_copy_diverges, // without --restore, a copy that differs is left alone
+  not_rebaselined,       // the entry was dropped but the sync did not record it again
+  manifest_write_failed,
+};
+const char* reset_action_name(ResetAction action); // the enumerator, as written above
+
 struct ResetResult {
   bool ok = false;
-  // not_in_manifest | bundled_missing | restored | not_reset | refused_copy_diverges |
-  // manifest_cleared | not_rebaselined | manifest_write_failed
-  std::string action;
+  ResetAction action = ResetAction::not_reset;
   std::string message;
   std::optional<SyncResult> synced; // the sync that ran after the manifest entry was dropped
 };

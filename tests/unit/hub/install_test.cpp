@@ -65,16 +65,16 @@ TEST(Install, SafeSkillLandsWithLockEntryAuditLineAndEvent) {
   const LockFile lock = lock_of(world.shared_root());
   ASSERT_EQ(lock.installed.count("demo"), 1u);
   const LockEntry& e = lock.installed.at("demo");
-  EXPECT_EQ(e.source, "folder");
+  EXPECT_EQ(e.source, SourceKind::folder);
   EXPECT_EQ(e.identifier, src.string());
   EXPECT_EQ(e.source_spec, src.string());
-  EXPECT_EQ(e.trust_level, "community");
-  EXPECT_EQ(e.scan_verdict, "safe");
+  EXPECT_EQ(e.trust_level, TrustLevel::community);
+  EXPECT_EQ(e.scan_verdict, Verdict::safe);
   EXPECT_EQ(e.scanner_version, std::string(scanner_version()));
   EXPECT_EQ(e.install_path, "demo");
   EXPECT_EQ(e.files, (std::vector<std::string>{"SKILL.md", "references/notes.md"}));
   EXPECT_EQ(e.content_hash, build_bundle_manifest(target)->content_hash);
-  EXPECT_EQ(e.signature_status, "unsigned");
+  EXPECT_EQ(e.signature_status, SignatureStatus::unsigned_bundle);
   EXPECT_EQ(e.installed_at.size(), 20u);
   EXPECT_EQ(e.installed_at.back(), 'Z');
 
@@ -508,7 +508,7 @@ TEST(InstallCrashSafety, FailedPlacementRestoresTheReplacedInstall) {
   auto paths = resolve_hub_paths(world.ctx, false, Operation::update);
   ASSERT_TRUE(paths);
   const LockFile before = lock_of(paths->root);
-  PendingPlacement p{"demo", "UPDATE", paths->quarantine / "q-gone/ready/demo", paths->root / "demo", {}, {}};
+  PendingPlacement p{"demo", AuditAction::update, paths->quarantine / "q-gone/ready/demo", paths->root / "demo", {}, {}};
   p.entry = before.installed.at("demo");
   p.entry.content_hash = "sha256:new";
   auto placed = commit_placement(*paths, p, true);
@@ -537,7 +537,7 @@ TEST(InstallCrashSafety, CrashBeforeTheRenameIsUndoneByTheNextCommand) {
   ASSERT_TRUE(paths);
   ASSERT_TRUE(ensure_hub_dirs(*paths));
   const fs::path staged = write_skill(world.tree, "home/skills/.hub/quarantine/q-crash1/ready/demo", "demo");
-  PendingPlacement p{"demo", "INSTALL", staged, paths->root / "demo", {}, {}};
+  PendingPlacement p{"demo", AuditAction::install, staged, paths->root / "demo", {}, {}};
   p.entry.install_path = "demo";
   p.entry.content_hash = "sha256:x";
   ASSERT_TRUE(write_pending_record(*paths, p));
@@ -576,7 +576,7 @@ TEST(InstallCrashSafety, RecordsPointingOutsideTheHubAreIgnored) {
       {"y", paths->quarantine / "q-c/ready/y", paths->root / "x", {}},             // name is not the file's
   };
   for (const Case& c : cases) {
-    PendingPlacement p{c.name, "INSTALL", c.staged, c.target, c.backup, {}};
+    PendingPlacement p{c.name, AuditAction::install, c.staged, c.target, c.backup, {}};
     p.entry.install_path = "x";
     ASSERT_TRUE(write_pending_record(*paths, p));
     if (c.name != "x") {
@@ -599,11 +599,11 @@ TEST(InstallCrashSafety, CrashAfterTheRenameIsFinishedByTheNextCommand) {
   ASSERT_TRUE(paths);
   ASSERT_TRUE(ensure_hub_dirs(*paths));
   const fs::path placed = write_skill(world.tree, "home/skills/demo", "demo");
-  PendingPlacement p{"demo", "INSTALL", paths->quarantine / "q-crash2/ready/demo", placed, {}, {}};
+  PendingPlacement p{"demo", AuditAction::install, paths->quarantine / "q-crash2/ready/demo", placed, {}, {}};
   p.entry.install_path = "demo";
   p.entry.identifier = "/src/demo";
-  p.entry.trust_level = "community";
-  p.entry.scan_verdict = "safe";
+  p.entry.trust_level = TrustLevel::community;
+  p.entry.scan_verdict = Verdict::safe;
   p.entry.content_hash = build_bundle_manifest(placed)->content_hash;
   ASSERT_TRUE(write_pending_record(*paths, p));
 
@@ -631,7 +631,7 @@ TEST(InstallCrashSafety, CrashMidReplaceRestoresTheOldInstall) {
   fs::rename(paths->root / "demo", backup);
   const fs::path staged =
       write_skill(world.tree, "home/skills/.hub/quarantine/q-crash3/ready/demo", "demo", {}, "Version two.\n");
-  PendingPlacement p{"demo", "UPDATE", staged, paths->root / "demo", backup, {}};
+  PendingPlacement p{"demo", AuditAction::update, staged, paths->root / "demo", backup, {}};
   p.entry.install_path = "demo";
   ASSERT_TRUE(write_pending_record(*paths, p));
 
@@ -652,7 +652,7 @@ TEST(InstallCrashSafety, RecoveryKeepsWhatItCannotPutBack) {
   const fs::path backup = write_skill(world.tree, "home/skills/.hub/trash/demo-old", "demo", {}, "Old.\n");
   const fs::path staged = write_skill(world.tree, "home/skills/.hub/quarantine/q-x/ready/demo", "demo");
   world.tree.write("home/skills/demo/stranger.txt", "someone else's folder\n"); // in the way, no SKILL.md
-  PendingPlacement p{"demo", "UPDATE", staged, paths->root / "demo", backup, {}};
+  PendingPlacement p{"demo", AuditAction::update, staged, paths->root / "demo", backup, {}};
   p.entry.install_path = "demo";
   ASSERT_TRUE(write_pending_record(*paths, p));
   world.tree.write("home/skills/.hub/pending/.demo.json.tmp.AbC123", "half");
@@ -699,7 +699,7 @@ TEST(InstallSignature, ValidSignatureByATrustedKeyIsRecorded) {
   ASSERT_TRUE(out.success) << out.skills[0].reason;
   EXPECT_EQ(out.skills[0].judgement.signature->status, SignatureStatus::valid);
   const LockEntry e = lock_of(s.world.shared_root()).installed.at("demo");
-  EXPECT_EQ(e.signature_status, "valid");
+  EXPECT_EQ(e.signature_status, SignatureStatus::valid);
   EXPECT_EQ(e.signature_key, s.public_key);
   EXPECT_TRUE(fs::exists(s.world.shared_root() / "demo" / std::string(k_signature_file_name)));
 }
@@ -737,7 +737,7 @@ TEST(InstallSignature, RequireSignatureRefusesUnsignedAndUntrusted) {
   out = install(s.world, signed_src, {}, s.config);
   ASSERT_EQ(out.skills.size(), 1u);
   EXPECT_EQ(out.skills[0].outcome, SkillOutcome::installed) << out.skills[0].reason;
-  EXPECT_EQ(lock_of(s.world.shared_root()).installed.at("signed").signature_status, "untrusted-key");
+  EXPECT_EQ(lock_of(s.world.shared_root()).installed.at("signed").signature_status, SignatureStatus::untrusted_key);
 }
 
 TEST(InstallSignature, ConfigRequiresSignaturesPerTrustLevel) {

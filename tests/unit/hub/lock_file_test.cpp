@@ -18,20 +18,20 @@ using test::TempTree;
 
 LockEntry sample_entry(const std::string& name) {
   LockEntry e;
-  e.source = "git";
+  e.source = SourceKind::git;
   e.identifier = "file:///srv/repo.git";
   e.source_spec = "file:///srv/repo.git//skills#v1";
   e.ref = "v1";
   e.revision = std::string(40, 'a');
   e.subdir = "skills";
-  e.trust_level = "community";
-  e.scan_verdict = "caution";
+  e.trust_level = TrustLevel::community;
+  e.scan_verdict = Verdict::caution;
   e.scanner_version = "guard-1";
   e.findings = {3, 0, 1, 1, 1};
   e.content_hash = "sha256:" + std::string(64, 'b');
   e.install_path = "tools/" + name;
   e.files = {"SKILL.md", "scripts/run \"x\".sh", "ünïcode.md"};
-  e.signature_status = "valid";
+  e.signature_status = SignatureStatus::valid;
   e.signature_key = "ed25519:AAAA";
   e.installed_at = "2026-01-02T03:04:05Z";
   e.updated_at = "2026-02-02T03:04:05Z";
@@ -59,6 +59,42 @@ TEST(LockFile, TextIsIndentedTwoWithTrailingNewline) {
   EXPECT_EQ(text.back(), '\n');
   EXPECT_NE(text.find("\n  \"installed\": {\n    \"alpha\": {\n      \"source\": \"git\",\n"), std::string::npos);
   EXPECT_NE(text.find("      \"findings\": {\n        \"total\": 3,"), std::string::npos);
+}
+
+TEST(LockFile, RecordedNamesBecomeEnumsAndUnknownNamesAreCorruption) {
+  // Every name the writer can produce reads back as its enum.
+  for (const TrustLevel trust : {TrustLevel::builtin, TrustLevel::trusted, TrustLevel::community,
+                                 TrustLevel::agent_created, TrustLevel::project_local}) {
+    LockFile lock;
+    lock.installed["alpha"] = sample_entry("alpha");
+    lock.installed["alpha"].trust_level = trust;
+    auto back = parse_lock_json(render_lock_json(lock), "lock.json");
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->installed.at("alpha").trust_level, trust);
+  }
+  // Not recorded: written as "" and read back as nothing.
+  LockFile bare;
+  bare.installed["alpha"] = sample_entry("alpha");
+  bare.installed["alpha"].trust_level.reset();
+  bare.installed["alpha"].scan_verdict.reset();
+  bare.installed["alpha"].signature_status.reset();
+  const std::string bare_text = render_lock_json(bare);
+  EXPECT_NE(bare_text.find("\"trust_level\": \"\","), std::string::npos);
+  auto back = parse_lock_json(bare_text, "lock.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, bare);
+  // A name no version wrote is never guessed at: the error names entry, member and value.
+  for (const auto& [member, text] :
+       {std::pair<std::string, std::string>{"trust_level", R"({"trust_level": "trustworthy"})"},
+        {"scan_verdict", R"({"scan_verdict": "SAFE"})"},
+        {"source", R"({"source": "ftp"})"},
+        {"status", R"({"signature": {"status": "maybe"}})"}}) {
+    auto lock = parse_lock_json(R"({"version": 1, "installed": {"a": )" + text + "}}", "lock.json");
+    ASSERT_FALSE(lock) << text;
+    EXPECT_EQ(lock.error().code, ErrorCode::parse_error);
+    EXPECT_NE(lock.error().message.find(member), std::string::npos) << lock.error().message;
+    EXPECT_NE(lock.error().message.find("unknown value"), std::string::npos) << lock.error().message;
+  }
 }
 
 TEST(LockFile, MissingFileReadsEmpty) {
@@ -128,26 +164,34 @@ TEST(LockFile, InstallPathIsRelativeTraversalFreeAndEndsWithTheName) {
 
 TEST(AuditLog, LinesFollowTheHermesShape) {
   EXPECT_EQ(
-      format_audit_line({"INSTALL", "deploy", "/src/x", "community", "safe", "sha256:ab"}, "2026-01-01T00:00:00Z"),
+      format_audit_line({AuditAction::install, "deploy", "/src/x", TrustLevel::community, Verdict::safe, "sha256:ab"}, "2026-01-01T00:00:00Z"),
       "2026-01-01T00:00:00Z INSTALL deploy /src/x:community safe sha256:ab");
   // Spaces inside a field cannot shift the fields; the free tail keeps them.
-  EXPECT_EQ(format_audit_line({"BLOCKED", "a b", "/my src", "community", "dangerous", "2 findings\nx"}, "T"),
+  EXPECT_EQ(format_audit_line({AuditAction::blocked, "a b", "/my src", TrustLevel::community, Verdict::dangerous, "2 findings\nx"}, "T"),
             "T BLOCKED a_b /my_src:community dangerous 2 findings_x");
+}
+
+TEST(AuditLog, AMissingVerdictIsNotApplicableOnlyWhereNoScanBelongs) {
+  EXPECT_EQ(format_audit_line({AuditAction::audit, "a", "s", TrustLevel::trusted, std::nullopt, "1_issues"}, "T"),
+            "T AUDIT a s:trusted n/a 1_issues");
+  EXPECT_EQ(format_audit_line({AuditAction::uninstall, "a", "s", TrustLevel::trusted, Verdict::safe, "user_request"}, "T"),
+            "T UNINSTALL a s:trusted n/a user_request");
+  EXPECT_EQ(format_audit_line({AuditAction::update, "a", "s", std::nullopt, std::nullopt, ""}, "T"), "T UPDATE a s:- -");
 }
 
 TEST(AuditLog, CredentialsNeverReachTheLog) {
   EXPECT_EQ(without_credentials("https://user:token@example.com/repo.git"), "https://example.com/repo.git");
   EXPECT_EQ(without_credentials("https://example.com/a@b"), "https://example.com/a@b");
   EXPECT_EQ(without_credentials("/local/path@x"), "/local/path@x");
-  EXPECT_EQ(format_audit_line({"BLOCKED", "-", "https://u:p@h.example/x.tgz", "", "", "e"}, "T"),
+  EXPECT_EQ(format_audit_line({AuditAction::blocked, "-", "https://u:p@h.example/x.tgz", std::nullopt, std::nullopt, "e"}, "T"),
             "T BLOCKED - https://h.example/x.tgz:- - e");
 }
 
 TEST(AuditLog, AppendsOneLinePerEvent) {
   TempTree tree;
   const auto log = tree.path() / "audit.log";
-  ASSERT_TRUE(append_audit_line(log, {"INSTALL", "a", "s", "community", "safe", "h"}));
-  ASSERT_TRUE(append_audit_line(log, {"UNINSTALL", "a", "s", "community", "n/a", "user_request"}));
+  ASSERT_TRUE(append_audit_line(log, {AuditAction::install, "a", "s", TrustLevel::community, Verdict::safe, "h"}));
+  ASSERT_TRUE(append_audit_line(log, {AuditAction::uninstall, "a", "s", TrustLevel::community, std::nullopt, "user_request"}));
   auto text = read_regular_file(log, 4096);
   ASSERT_TRUE(text);
   EXPECT_EQ(std::count(text->begin(), text->end(), '\n'), 2);

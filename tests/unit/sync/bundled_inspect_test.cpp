@@ -236,13 +236,13 @@ TEST_F(BundledInspect, OptOutRoundTripWithFixedMessages) {
   const fs::path marker = opt_out_marker_path(m_ctx);
   auto r = set_bundled_opt_out(m_ctx, false);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->action, "not_opted_out");
+  EXPECT_EQ(r->action, OptOutAction::not_opted_out);
   EXPECT_EQ(r->message, "bundled skills were not opted out");
   EXPECT_FALSE(r->changed);
 
   r = set_bundled_opt_out(m_ctx, true);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->action, "opted_out");
+  EXPECT_EQ(r->action, OptOutAction::opted_out);
   EXPECT_TRUE(r->opted_out);
   EXPECT_TRUE(r->changed);
   EXPECT_TRUE(fs::is_regular_file(marker));
@@ -251,7 +251,7 @@ TEST_F(BundledInspect, OptOutRoundTripWithFixedMessages) {
   const std::string text = read_text(marker);
   r = set_bundled_opt_out(m_ctx, true);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->action, "already_opted_out");
+  EXPECT_EQ(r->action, OptOutAction::already_opted_out);
   EXPECT_EQ(r->message, "bundled skills are already opted out");
   EXPECT_FALSE(r->changed);
   EXPECT_EQ(read_text(marker), text);
@@ -265,7 +265,7 @@ TEST_F(BundledInspect, OptOutRoundTripWithFixedMessages) {
 
   r = set_bundled_opt_out(m_ctx, false);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->action, "opted_in");
+  EXPECT_EQ(r->action, OptOutAction::opted_in);
   EXPECT_FALSE(r->opted_out);
   EXPECT_FALSE(fs::exists(marker));
   EXPECT_EQ(sync_ok().copied, (Strings{"alpha"}));
@@ -335,7 +335,7 @@ TEST_F(BundledInspect, PruneThenSyncDoesNotBringTheCopiesBack) {
   // reset brings one back.
   auto r = reset("alpha", false);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->action, "manifest_cleared");
+  EXPECT_EQ(r->action, ResetAction::manifest_cleared);
   EXPECT_TRUE(fs::exists(copy_of("tools/alpha/SKILL.md")));
 }
 

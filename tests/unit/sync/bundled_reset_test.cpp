@@ -33,7 +33,7 @@ TEST_F(BundledReset, AnUnknownNameIsNotInTheManifest) {
   sync_ok();
   const ResetResult r = reset_ok("nobody", false);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.action, "not_in_manifest");
+  EXPECT_EQ(r.action, ResetAction::not_in_manifest);
   EXPECT_NE(r.message.find("not a tracked bundled skill"), std::string::npos);
   EXPECT_FALSE(r.synced);
 }
@@ -44,7 +44,7 @@ TEST_F(BundledReset, RestoringASkillNoLongerBundledIsRefused) {
   fs::remove_all(m_bundled / "tools" / "alpha");
   const ResetResult r = reset_ok("alpha", true);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.action, "bundled_missing");
+  EXPECT_EQ(r.action, ResetAction::bundled_missing);
   EXPECT_TRUE(fs::exists(skills() / "tools" / "alpha" / "SKILL.md"));
 }
 
@@ -57,7 +57,7 @@ TEST_F(BundledReset, RestoreReplacesTheUserCopyWithTheBundledVersion) {
   EXPECT_EQ(sync_ok().user_modified, (std::vector<std::string>{"alpha"}));
   const ResetResult r = reset_ok("alpha", true);
   EXPECT_TRUE(r.ok);
-  EXPECT_EQ(r.action, "restored");
+  EXPECT_EQ(r.action, ResetAction::restored);
   ASSERT_TRUE(r.synced);
   EXPECT_EQ(r.synced->copied, (std::vector<std::string>{"alpha"}));
   EXPECT_EQ(snapshot(skills() / "tools" / "alpha"), snapshot(a));
@@ -69,7 +69,7 @@ TEST_F(BundledReset, RestoreBringsBackAUserDeletedSkill) {
   sync_ok();
   fs::remove_all(skills() / "tools" / "alpha");
   const ResetResult r = reset_ok("alpha", true);
-  EXPECT_EQ(r.action, "restored");
+  EXPECT_EQ(r.action, ResetAction::restored);
   EXPECT_EQ(snapshot(skills() / "tools" / "alpha"), snapshot(a));
 }
 
@@ -81,7 +81,7 @@ TEST_F(BundledReset, WithoutRestoreADivergingCopyIsRefusedAndUntouched) {
   const std::string origin = manifest().at("alpha");
   const ResetResult r = reset_ok("alpha", false);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.action, "refused_copy_diverges");
+  EXPECT_EQ(r.action, ResetAction::refused_copy_diverges);
   EXPECT_NE(r.message.find("--restore"), std::string::npos);
   EXPECT_EQ(read_text(mine), edited);
   EXPECT_EQ(manifest().at("alpha"), origin);
@@ -93,7 +93,7 @@ TEST_F(BundledReset, WithoutRestoreAnIdenticalCopyIsRebaselined) {
   write_manifest("alpha\n"); // a v1 entry
   const ResetResult r = reset_ok("alpha", false);
   EXPECT_TRUE(r.ok);
-  EXPECT_EQ(r.action, "manifest_cleared");
+  EXPECT_EQ(r.action, ResetAction::manifest_cleared);
   EXPECT_EQ(manifest().at("alpha"), hash(a));
 }
 
@@ -102,7 +102,7 @@ TEST_F(BundledReset, WithoutRestoreAUserDeletedSkillIsCopiedAgain) {
   sync_ok();
   fs::remove_all(skills() / "tools" / "alpha");
   const ResetResult r = reset_ok("alpha", false);
-  EXPECT_EQ(r.action, "manifest_cleared");
+  EXPECT_EQ(r.action, ResetAction::manifest_cleared);
   ASSERT_TRUE(r.synced);
   EXPECT_EQ(r.synced->copied, (std::vector<std::string>{"alpha"}));
   EXPECT_EQ(snapshot(skills() / "tools" / "alpha"), snapshot(a));
@@ -114,7 +114,7 @@ TEST_F(BundledReset, ANameNoLongerBundledIsNotRebaselined) {
   fs::remove_all(m_bundled / "tools" / "alpha");
   const ResetResult r = reset_ok("alpha", false);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.action, "not_rebaselined");
+  EXPECT_EQ(r.action, ResetAction::not_rebaselined);
   EXPECT_EQ(manifest().count("alpha"), 0U);
   EXPECT_TRUE(fs::exists(skills() / "tools" / "alpha" / "SKILL.md")); // the copy itself stays
 }
@@ -129,7 +129,7 @@ TEST_F(BundledReset, ACopyThatCannotBeDeletedIsNotReset) {
   const std::string origin = manifest().at("alpha");
   const ResetResult r = reset_ok("alpha", true);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.action, "not_reset");
+  EXPECT_EQ(r.action, ResetAction::not_reset);
   EXPECT_NE(r.message.find("refusing to remove"), std::string::npos) << r.message;
   EXPECT_TRUE(fs::exists(elsewhere / "tools" / "alpha" / "SKILL.md"));
   EXPECT_EQ(manifest().at("alpha"), origin);
