@@ -273,12 +273,24 @@ TEST(EventBus, ConcurrentPublishersLoseNothingAndKeepPerThreadOrder) {
 TEST(EventBus, ConcurrentSubscribeUnsubscribeWhilePublishing) {
   EventBus bus;
   std::atomic<bool> stop{false};
+  std::atomic<long> published{0}; // publish() calls that have returned
   std::atomic<long> delivered{0};
   std::thread publisher([&] {
     while (!stop.load()) {
       bus.publish(event_for(Layer::shared, "", "x"));
+      published.fetch_add(1);
     }
   });
+  // Waits until the publisher has finished `calls` more publish() calls: every
+  // call that was already running (and may hold a snapshot naming a handler)
+  // has then returned. Counting calls, not yields, keeps the window the same
+  // on an idle machine and on a loaded one, where a yield costs a time slice.
+  const auto let_publisher_run = [&](long calls) {
+    const long target = published.load() + calls;
+    while (published.load() < target) {
+      std::this_thread::yield();
+    }
+  };
   long late_calls = 0;
   for (int i = 0; i < 300; ++i) {
     // After reset() the handler must not run any more: the counter it touches
@@ -292,17 +304,17 @@ TEST(EventBus, ConcurrentSubscribeUnsubscribeWhilePublishing) {
       ++local_calls;
       delivered.fetch_add(1);
     });
-    std::this_thread::yield();
+    if (i % 2 == 0) {
+      let_publisher_run(1); // half the time the handler is live across a whole publish
+    }
     s.reset();
     int after_reset = 0;
     {
       std::lock_guard lock(local_mutex);
       after_reset = local_calls;
     }
-    // The publisher keeps going meanwhile: give it time to reach a stale handler.
-    for (int spin = 0; spin < 50; ++spin) {
-      std::this_thread::yield();
-    }
+    // Any publish that took its snapshot before reset() returned ends within two calls.
+    let_publisher_run(2);
     std::lock_guard lock(local_mutex);
     late_calls += local_calls - after_reset;
   }
@@ -314,6 +326,7 @@ TEST(EventBus, ConcurrentSubscribeUnsubscribeWhilePublishing) {
   publisher.join();
   EXPECT_EQ(late_calls, 0);
   EXPECT_GE(kept.load(), 1);
+  EXPECT_GT(delivered.load(), 0) << "no handler ever ran while subscribed: the race was never exercised";
 }
 
 TEST(EventBus, ResetWaitsForAHandlerRunningOnAnotherThread) {
