@@ -44,8 +44,10 @@ bool has_extension(std::string_view name, const std::vector<std::string_view>& e
 }
 
 // How a listing walks: nothing refused and no problem ends it (a listing offers
-// what it can), links recorded for the caller to follow, runtime caches kept
-// (they were always listed), at most k_max_linked_files entries. Folders are
+// what it can), links recorded for the caller to follow, runtime caches left
+// out as the content manifest leaves them out (a `.pyc` a script run wrote is
+// not a file of the skill, and the MCP Skills extension's digests must not
+// change because a script ran), at most k_max_linked_files entries. Folders are
 // entered down to k_max_walk_depth levels below the walk's root (or not at all).
 files::WalkOptions listing_options(bool recursive) {
   files::WalkOptions options;
@@ -54,7 +56,7 @@ files::WalkOptions listing_options(bool recursive) {
   options.links = files::LinkPolicy::record;
   options.specials = files::SpecialPolicy::record;
   options.problems = files::ProblemPolicy::report;
-  options.skip_runtime_caches = false;
+  options.skip_runtime_caches = true;
   options.enter = [recursive](const files::WalkEntry& entry) {
     return recursive && entry.depth <= limits::k_max_walk_depth;
   };

@@ -52,6 +52,29 @@ TEST(LinkedFiles, EmptyGroupsAreOmittedAndNoneMeansEmpty) {
   EXPECT_EQ(groups[0].first, "scripts");
 }
 
+TEST(LinkedFiles, RuntimeCachesAreNeverOffered) {
+  // What running a skill leaves behind is not a file of the skill: the listing
+  // (and the MCP resources and Skills-extension digests built on it) stays the
+  // same before and after a script run.
+  test::TempTree tree;
+  tree.write("SKILL.md", "x");
+  tree.write("scripts/run.py", "");
+  tree.write("assets/logo.png", "");
+  const FileGroups before = collect_linked_files(tree.path());
+  tree.write("scripts/__pycache__/run.cpython-311.pyc", "");
+  tree.write("assets/__pycache__/x.pyc", "");
+  tree.write("assets/.DS_Store", "");
+  tree.write("assets/stale.pyc", "");
+  tree.write("templates/.pytest_cache/v/cache/nodeids", "");
+  EXPECT_EQ(collect_linked_files(tree.path()), before);
+  for (const auto& [group, files] : available_skill_files(tree.path())) {
+    for (const std::string& file : files) {
+      EXPECT_EQ(file.find("cache"), std::string::npos) << file;
+      EXPECT_EQ(file.find(".pyc"), std::string::npos) << file;
+    }
+  }
+}
+
 TEST(LinkedFiles, LinksEscapingTheSkillAreNotOffered) {
   test::TempTree tree;
   tree.write("skill/SKILL.md", "x");
