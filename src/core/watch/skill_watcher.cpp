@@ -60,6 +60,8 @@ constexpr int k_max_delay_debounces = 10;
 // burst is reported like an overflow, as "rescan everything", rather than as
 // an ever longer list.
 constexpr std::size_t k_max_pending_paths = 10'000;
+// A root path deeper than this is not waited for level by level (PATH_MAX / 2).
+constexpr std::size_t k_max_establish_rounds = 2048;
 
 // Whether `path` is `base` or lies below it (component-wise, no resolution).
 bool is_within(const fs::path& path, const fs::path& base) {
@@ -261,39 +263,55 @@ private:
   }
 
   // Watches `root`'s tree when it is a directory; else the nearest existing
-  // ancestor, so its appearance is noticed.
+  // ancestor, so its appearance is noticed. The watch on the ancestor lands
+  // after the check that found it nearest, so a directory created between the
+  // two (`mkdir -p` racing us) sends no event: look again once the watch is in,
+  // and go one level deeper while the path grew. Each round moves at least one
+  // component closer to the root, so this ends.
   void establish(const fs::path& root, bool report) {
-    if (root_watched(root)) {
-      return;
-    }
-    std::error_code ec;
-    if (fs::is_directory(root, ec)) {
-      add_tree(root, /*is_root=*/true, report);
+    for (std::size_t round = 0; round <= k_max_establish_rounds; ++round) {
       if (root_watched(root)) {
         return;
       }
+      std::error_code ec;
+      if (fs::is_directory(root, ec)) {
+        add_tree(root, /*is_root=*/true, report);
+        if (root_watched(root)) {
+          return;
+        }
+      }
+      // Missing, a file, a symlink loop or unreadable: wait for it one level up.
+      const std::optional<fs::path> ancestor = nearest_existing_ancestor(root);
+      if (!ancestor) {
+        return;
+      }
+      const int wd = add_watch(*ancestor, /*follow=*/true);
+      if (wd < 0) {
+        return;
+      }
+      Watch& watch = m_watches[wd];
+      if (watch.path.empty()) {
+        watch.path = *ancestor;
+      }
+      watch.parent = true;
+      if (nearest_existing_ancestor(root) == ancestor && !fs::is_directory(root, ec)) {
+        return; // nothing grew while the watch went in: its events will tell
+      }
     }
-    // Missing, a file, a symlink loop or unreadable: wait for it one level up.
+  }
+
+  static std::optional<fs::path> nearest_existing_ancestor(const fs::path& root) {
     fs::path ancestor = root.parent_path();
     while (true) {
-      std::error_code dir_ec;
-      if (fs::is_directory(ancestor, dir_ec)) {
-        break;
+      std::error_code ec;
+      if (fs::is_directory(ancestor, ec)) {
+        return ancestor;
       }
       if (ancestor == ancestor.parent_path()) {
-        return;
+        return std::nullopt;
       }
       ancestor = ancestor.parent_path();
     }
-    const int wd = add_watch(ancestor, /*follow=*/true);
-    if (wd < 0) {
-      return;
-    }
-    Watch& watch = m_watches[wd];
-    if (watch.path.empty()) {
-      watch.path = ancestor;
-    }
-    watch.parent = true;
   }
 
   bool root_watched(const fs::path& root) const { return m_root_wds.count(root) != 0; }
