@@ -1,6 +1,7 @@
-// The crash-safe step of install and update (dist_shared decision 4): a
-// judged skill moves from quarantine into the root by one rename(2), and a
-// pending record `.hub/pending/<name>.json` written before it lets the next
+// The crash-safe step of install and update (dist_shared decision 4), the
+// hub's use of the one folder swap (core/files/folder_swap.hpp): a judged
+// skill moves from quarantine into the root by one rename(2); the swap's
+// record `.hub/pending/<name>.json` (with the lock entry in it) lets the next
 // hub command finish the placement (record the lock entry) or undo it (put
 // the replaced install back). Nothing is visible in the root before the rename.
 #pragma once
@@ -31,8 +32,8 @@ std::filesystem::path pending_record_path(const HubPaths& paths, const std::stri
 Result<void> write_pending_record(const HubPaths& paths, const PendingPlacement& placement);
 
 // Places the skill: record, move any old install to .hub/trash, rename the
-// staged folder into place, record lock.json, drop the record and the old
-// install. On failure the old state is restored (old install back, no lock
+// staged folder into place, record lock.json, drop the old install and the
+// record. Without `replace`, an existing target is refused. On failure the old state is restored (old install back, no lock
 // change) before the error returns.
 Result<void> commit_placement(const HubPaths& paths, PendingPlacement placement, bool replace);
 
@@ -45,7 +46,10 @@ struct RecoveryNote {
   std::string message;
 };
 
-// Finishes or undoes every pending record. Call with the HubOperationLock
+// Finishes or undoes every pending record. A placement is finished (its lock
+// entry recorded) only when the folder at the target has the content hash
+// the record says it placed; a record that cannot be finished or undone is
+// kept, with a note, for the next command. Call with the HubOperationLock
 // held, before remove_stale_quarantine().
 std::vector<RecoveryNote> recover_pending(const HubPaths& paths);
 

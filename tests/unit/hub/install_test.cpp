@@ -620,6 +620,29 @@ TEST(InstallCrashSafety, CrashAfterTheRenameIsFinishedByTheNextCommand) {
   EXPECT_TRUE(quarantine_empty(paths->root));
 }
 
+// The staged folder is gone and a folder sits at the target, but not the one
+// the placement made: recovery never records a lock entry for it.
+TEST(InstallCrashSafety, AFolderThatIsNotThePlacedOneIsNeverRecorded) {
+  HubWorld world;
+  auto paths = resolve_hub_paths(world.ctx, false, Operation::create);
+  ASSERT_TRUE(paths);
+  ASSERT_TRUE(ensure_hub_dirs(*paths));
+  const fs::path placed = write_skill(world.tree, "home/skills/demo", "demo", {}, "Someone else's.\n");
+  PendingPlacement p{"demo", AuditAction::install, paths->quarantine / "q-gone/ready/demo", placed, {}, {}};
+  p.entry.install_path = "demo";
+  p.entry.content_hash = "sha256:" + std::string(64, '0');
+  ASSERT_TRUE(write_pending_record(*paths, p));
+
+  const InstallOutcome out = install(world, write_skill(world.tree, "src/other", "other"));
+  ASSERT_EQ(out.recovered.size(), 1u);
+  EXPECT_FALSE(out.recovered[0].completed);
+  EXPECT_NE(out.recovered[0].message.find("is not the folder the interrupted install placed"), std::string::npos)
+      << out.recovered[0].message;
+  EXPECT_EQ(lock_of(paths->root).installed.count("demo"), 0u);
+  EXPECT_TRUE(fs::exists(pending_record_path(*paths, "demo")));
+  EXPECT_NE(read_regular_file(placed / "SKILL.md", 4096)->find("Someone else's."), std::string::npos);
+}
+
 // A crash while replacing: the old install had moved to trash, the new one not yet in place.
 TEST(InstallCrashSafety, CrashMidReplaceRestoresTheOldInstall) {
   HubWorld world;
