@@ -26,10 +26,11 @@ RUN_OUT=$(cat "$E2E_TMP/.f.out")
 RUN_ERR=$(cat "$E2E_TMP/.f.err")
 assert_exit 1
 assert_json_object
-assert_contains "$(json_get "$RUN_OUT" '.errors[0]')" "the previous copy was restored"
+assert_contains "$(json_get "$RUN_OUT" '.errors[0]')" "your copy is unchanged"
 diff -r "$E2E_TMP/before" "$home/skills/tools/alpha" >/dev/null || fail "the old copy was not restored byte for byte"
 cmp -s "$E2E_TMP/manifest-before" "$home/skills/.bundled_manifest" || fail "the manifest changed on a failed update"
 [[ -z "$(find "$home/skills" -name '.skillrt-sync-*')" ]] || fail "work folders left behind"
+[[ -z "$(find "$home/skills/.skillrt-bundled-pending" -type f 2>/dev/null)" ]] || fail "a swap record left behind"
 
 run_skillrt --home "$home" --json sync --bundled "$bundled"
 assert_exit 0

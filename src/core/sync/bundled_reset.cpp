@@ -1,6 +1,7 @@
 // Resetting one bundled skill (see bundled_reset.hpp).
 #include "core/sync/bundled_reset.hpp"
 
+#include <algorithm>
 #include <system_error>
 
 #include "core/files/pristine.hpp"
@@ -104,14 +105,36 @@ Result<ResetResult> reset_bundled_skill(const Context& ctx, const Config& cfg, s
   std::error_code ec;
   if (restore) {
     const fs::path dest = root / shipped->relative;
-    if (fs::exists(fs::symlink_status(dest, ec))) {
+    if (fs::is_symlink(fs::symlink_status(dest, ec))) {
+      // A link in place of the copy: removing it loses nothing (its target stays).
       if (auto removed = remove_skill_tree(dest, root); !removed) {
-        return outcome(false, ResetAction::not_reset, "cannot delete your copy of " + name + ": " + removed.error().message);
+        return outcome(false, ResetAction::not_reset, "cannot remove the link " + dest.string() + ": " +
+                                                          removed.error().message);
       }
       publish_shared_skill_change(ctx, ChangeKind::deleted, name, dest);
     }
-    return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, ResetAction::restored,
-                           "restored " + name + " from the bundled version");
+    if (!fs::exists(fs::symlink_status(dest, ec))) {
+      // No copy: without its entry the sync copies the bundled version anew.
+      return drop_and_resync(ctx, cfg, name, std::move(*manifest), options, ResetAction::restored,
+                             "restored " + name + " from the bundled version");
+    }
+    // The sync swaps the bundled version in (and records it): the user's copy
+    // goes only once the new one is in place, and stays tracked when it fails.
+    SyncOptions restoring = options;
+    restoring.restore = name;
+    auto synced = sync_bundled_skills_locked(ctx, cfg, restoring);
+    if (!synced) {
+      return outcome(false, ResetAction::not_reset, "cannot restore " + name + ": " + synced.error().message);
+    }
+    const bool replaced =
+        std::find(synced->updated.begin(), synced->updated.end(), name) != synced->updated.end();
+    ResetResult result = replaced ? outcome(true, ResetAction::restored, "restored " + name + " from the bundled version")
+                                  : outcome(false, ResetAction::not_reset,
+                                            "your copy of " + name +
+                                                " was left as it was: the bundled version could not be put in its "
+                                                "place (see the sync's errors)");
+    result.synced = std::move(*synced);
+    return result;
   }
   if (shipped) {
     const fs::path dest = root / shipped->relative;

@@ -1,8 +1,9 @@
 // `skillrt reset NAME [--restore]` (spec §2.13 rule 11): make a bundled skill
 // follow upstream again. Without --restore only the manifest entry is
 // dropped and re-made by a sync (refused when the copy differs from the
-// shipped version, so nothing is lost); with --restore the user's copy is
-// deleted and the shipped version copied fresh.
+// shipped version, so nothing is lost); with --restore the shipped version
+// takes the place of the user's copy by one folder swap (the copy is gone
+// only once the new one is in place; a failure leaves it as it was).
 #pragma once
 
 #include <optional>

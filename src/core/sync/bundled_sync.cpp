@@ -1,9 +1,14 @@
 // The bundled skills sync (see bundled_sync.hpp; spec §2.13 rules 4-9).
 //
-// Work names inside HOME/skills start with `.skillrt-sync-` so the walker
-// (which prunes `.skillrt-*`) never lists a half-copied skill or a backup:
-//   <category>/.skillrt-sync-new-<name>-<pid>   a copy being staged
-//   <category>/.skillrt-sync-bak-<name>         the previous copy during an update
+// Copies, updates and restores are the one folder swap of core/files
+// (folder_swap.hpp). Work names inside HOME/skills start with `.skillrt-` so
+// the walker (which prunes `.skillrt-*`) never lists a half-copied skill or a
+// backup:
+//   <category>/.skillrt-sync-new-<name>-<pid>      a copy being staged
+//   <category>/.skillrt-sync-old-<name>-XXXXXX     the previous copy during an update
+//   .skillrt-bundled-pending/<name>.json           the swap's record while it runs
+//   <category>/.skillrt-sync-bak-<name>            an update's backup before the
+//                                                  swap (still recovered when found)
 #include "core/sync/bundled_sync.hpp"
 
 #include <fcntl.h>
@@ -20,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/discovery/roots.hpp"
+#include "core/files/folder_swap.hpp"
 #include "core/files/rename.hpp"
 #include "core/limits.hpp"
 #include "core/prompt/invalidate.hpp"
@@ -42,10 +48,17 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view k_staging_prefix = ".skillrt-sync-new-";
-constexpr std::string_view k_backup_prefix = ".skillrt-sync-bak-";
+constexpr std::string_view k_legacy_backup_prefix = ".skillrt-sync-bak-";
+constexpr std::string_view k_backup_prefix = ".skillrt-sync-old-";
+constexpr std::string_view k_journal_dir = ".skillrt-bundled-pending";
 
+// The backup of an update made before updates were swaps (no record).
 fs::path backup_path(const fs::path& dest) {
-  return dest.parent_path() / (std::string(k_backup_prefix) + dest.filename().string());
+  return dest.parent_path() / (std::string(k_legacy_backup_prefix) + dest.filename().string());
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
 }
 
 fs::path staging_path(const fs::path& dest) {
@@ -77,10 +90,13 @@ private:
   void sync_one(const BundledSkill& skill);
   bool path_has_symlink(const fs::path& dest) const { return goes_through_symlink(dest, m_root); }
   bool recover_backup(const BundledSkill& skill, const fs::path& dest, bool& dest_exists);
+  void recover_swaps();
+  Result<void> check_swap_record(const files::SwapRecord& record, const std::string& name) const;
+  fs::path swap_record_path(const std::string& name) const { return m_root / k_journal_dir / (name + ".json"); }
   bool try_relocate(const BundledSkill& skill, const fs::path& dest, const std::string& origin);
   void handle_shadowed(const BundledSkill& skill, const fs::path& dest, bool dest_exists);
   void copy_new(const BundledSkill& skill, const fs::path& dest);
-  void update_pristine(const BundledSkill& skill, const fs::path& dest);
+  void replace_with_bundled(const BundledSkill& skill, const fs::path& dest);
   void clean_manifest();
   void copy_descriptions();
   std::optional<std::string> hash_or_error(const std::string& name, const fs::path& dir);
@@ -108,6 +124,7 @@ private:
   bool m_hub_lock_unreadable = false;
   bool m_changed = false;
   bool m_opt_out = false;
+  std::set<std::string> m_unrecovered; // skills whose swap record had to stay: left alone this run
 };
 
 Result<void> SyncRun::prepare_roots() {
@@ -254,7 +271,12 @@ void SyncRun::copy_new(const BundledSkill& skill, const fs::path& dest) {
     m_out.errors.push_back(skill.name + ": not copied (retried next sync): " + copied.error().message);
     return;
   }
-  if (auto moved = move_no_replace(staged, dest); !moved) {
+  // A first copy replaces nothing, so it needs no record: one no-replace rename.
+  files::FolderSwap swap;
+  swap.staged = staged;
+  swap.target = dest;
+  swap.existing = files::ExistingTarget::refuse;
+  if (auto moved = files::swap_folder(swap); !moved) {
     (void)remove_skill_tree(staged, m_root);
     m_out.errors.push_back(skill.name + ": not copied (retried next sync): " + moved.error().message);
     return;
@@ -264,12 +286,17 @@ void SyncRun::copy_new(const BundledSkill& skill, const fs::path& dest) {
   publish(ChangeKind::created, skill.name, dest);
 }
 
-void SyncRun::update_pristine(const BundledSkill& skill, const fs::path& dest) {
+void SyncRun::replace_with_bundled(const BundledSkill& skill, const fs::path& dest) {
   const fs::path backup = backup_path(dest);
   if (exists_no_follow(backup)) {
     m_out.errors.push_back(skill.name + ": not updated: the backup " + backup.string() +
                            " of an earlier update is still there; compare it with " + dest.string() +
                            " and remove the one you do not want");
+    return;
+  }
+  if (m_unrecovered.count(skill.name) > 0) {
+    m_out.errors.push_back(skill.name + ": not updated: the interrupted update recorded in " +
+                           swap_record_path(skill.name).string() + " is not recovered yet");
     return;
   }
   fs::path staged;
@@ -278,31 +305,114 @@ void SyncRun::update_pristine(const BundledSkill& skill, const fs::path& dest) {
                            ": not updated, your copy is unchanged (retried next sync): " + copied.error().message);
     return;
   }
-  if (auto moved = move_no_replace(dest, backup); !moved) {
-    (void)remove_skill_tree(staged, m_root);
-    m_out.errors.push_back(skill.name +
-                           ": not updated, your copy is unchanged (retried next sync): " + moved.error().message);
-    return;
-  }
-  if (auto moved = move_no_replace(staged, dest); !moved) {
-    // Put the previous copy back before reporting anything.
-    auto restored = move_no_replace(backup, dest);
-    (void)remove_skill_tree(staged, m_root);
-    if (restored) {
-      m_out.errors.push_back(
-          skill.name + ": not updated, the previous copy was restored (retried next sync): " + moved.error().message);
-    } else {
-      m_out.errors.push_back(skill.name + ": not updated and the previous copy could not be put back; it is at " +
-                             backup.string() + " and the next sync restores it: " + moved.error().message);
+  std::error_code ec;
+  fs::create_directories(m_root / k_journal_dir, ec);
+  files::FolderSwap swap;
+  swap.staged = staged;
+  swap.target = dest;
+  swap.backup_dir = dest.parent_path();
+  swap.backup_prefix = std::string(k_backup_prefix) + dest.filename().string() + "-";
+  swap.record = swap_record_path(skill.name);
+  swap.extra_members = "\"name\": " + json_quoted(skill.name) + ",\n  \"bundled_hash\": " + json_quoted(skill.hash);
+  swap.existing = files::ExistingTarget::back_up;
+  if (auto swapped = files::swap_folder(swap); !swapped) {
+    if (!exists_no_follow(swap.record)) {
+      (void)remove_skill_tree(staged, m_root);
     }
+    m_out.errors.push_back(skill.name +
+                           ": not updated, your copy is unchanged (retried next sync): " + swapped.error().message);
     return;
   }
   record(skill.name, skill.hash);
   m_out.updated.push_back(skill.name);
   publish(ChangeKind::updated, skill.name, dest);
-  if (auto removed = remove_skill_tree(backup, m_root); !removed) {
-    m_out.warnings.push_back(skill.name + ": updated, but the backup " + backup.string() +
-                             " could not be removed: " + removed.error().message);
+}
+
+Result<void> SyncRun::check_swap_record(const files::SwapRecord& record, const std::string& name) const {
+  const auto refuse = [&](const std::string& why) {
+    return fail(ErrorCode::refused, record.file.string() + " is not a swap record of this sync: " + why);
+  };
+  if (record.file.filename() != name + ".json") {
+    return refuse("its name does not match the file");
+  }
+  const fs::path target = record.target.lexically_normal();
+  if (!target.is_absolute() || !strictly_inside(target, m_root) || goes_through_symlink(target, m_root)) {
+    return refuse("the target is not a folder inside " + m_root.string());
+  }
+  const std::string leaf = target.filename().string();
+  const fs::path staged = record.staged.lexically_normal();
+  if (staged.parent_path() != target.parent_path() ||
+      !starts_with(staged.filename().string(), std::string(k_staging_prefix) + leaf + "-")) {
+    return refuse("the staged folder is not a staging folder beside the target");
+  }
+  const fs::path backup = record.backup.lexically_normal();
+  if (!record.backup.empty() && (backup.parent_path() != target.parent_path() ||
+                                 !starts_with(backup.filename().string(), std::string(k_backup_prefix) + leaf + "-"))) {
+    return refuse("the backup folder is not a backup beside the target");
+  }
+  return {};
+}
+
+void SyncRun::recover_swaps() {
+  const fs::path journal = m_root / k_journal_dir;
+  std::error_code ec;
+  std::vector<fs::path> files_found;
+  for (fs::directory_iterator it(journal, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string leaf = it->path().filename().string();
+    if (!leaf.empty() && leaf.front() != '.') { // dot files are temps of killed writes
+      files_found.push_back(it->path());
+    } else {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    }
+  }
+  std::sort(files_found.begin(), files_found.end());
+  for (const fs::path& file : files_found) {
+    auto read = files::read_swap_record(file);
+    std::string name;
+    std::string bundled_hash;
+    if (read) {
+      const nlohmann::json doc = nlohmann::json::parse(read->text, nullptr, /*allow_exceptions=*/false);
+      const auto name_it = doc.find("name");
+      const auto hash_it = doc.find("bundled_hash");
+      if (name_it != doc.end() && name_it->is_string() && hash_it != doc.end() && hash_it->is_string()) {
+        name = name_it->get<std::string>();
+        bundled_hash = hash_it->get<std::string>();
+      }
+    }
+    Result<void> usable = read ? check_swap_record(*read, name) : Result<void>(tl::unexpected(read.error()));
+    if (usable && !is_known_origin_hash(bundled_hash)) {
+      usable = fail(ErrorCode::parse_error, file.string() + " does not record the bundled hash");
+    }
+    if (!usable) {
+      // An atomic write never leaves half a record; anything else is not ours to act on.
+      m_out.warnings.push_back("ignored an unusable swap record: " + usable.error().message);
+      fs::remove(file, ec);
+      continue;
+    }
+    const fs::path target = read->target;
+    // Finishing records the new copy, but only when it is exactly what the swap placed.
+    const auto finish = [&]() -> Result<void> {
+      auto placed = skill_dir_hash(target);
+      if (!placed || *placed != bundled_hash) {
+        return fail(ErrorCode::refused, target.string() + " is not the copy the interrupted update placed");
+      }
+      return {};
+    };
+    auto recovered = files::recover_folder_swap(*read, finish);
+    if (!recovered) {
+      m_unrecovered.insert(name);
+      m_out.errors.push_back(name + ": an interrupted update could not be finished or undone (the record " +
+                             file.string() + " is kept for the next sync): " + recovered.error().message);
+      continue;
+    }
+    if (*recovered == files::SwapRecovery::finished) {
+      record(name, bundled_hash);
+      m_out.warnings.push_back(name + ": finished an interrupted update of " + target.string());
+      publish(ChangeKind::updated, name, target);
+    } else {
+      m_out.warnings.push_back(name + ": undid an interrupted update; " + target.string() + " is as it was");
+    }
   }
 }
 
@@ -412,6 +522,10 @@ void SyncRun::sync_one(const BundledSkill& skill) {
     handle_shadowed(skill, dest, dest_exists);
     return;
   }
+  if (dest_exists && skill.name == m_options.restore) {
+    replace_with_bundled(skill, dest); // `reset --restore`: the user chose the bundled version
+    return;
+  }
   if (!in_manifest) {
     if (!dest_exists) {
       // A skill of the same name elsewhere in the home (the user's own, or a
@@ -462,7 +576,7 @@ void SyncRun::sync_one(const BundledSkill& skill) {
     m_out.user_modified.push_back(skill.name);
     return;
   case CopyState::pristine:
-    update_pristine(skill, dest);
+    replace_with_bundled(skill, dest);
     return;
   }
 }
@@ -542,6 +656,7 @@ Result<void> SyncRun::run() {
     return tl::unexpected(manifest.error());
   }
   m_manifest = std::move(*manifest);
+  recover_swaps();
   discover_bundled();
   m_opt_out = exists_no_follow(opt_out_marker_path(m_ctx));
   m_out.skipped_opt_out = m_opt_out;

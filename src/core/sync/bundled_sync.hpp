@@ -38,6 +38,10 @@ bool is_essential_skill(std::string_view name);
 struct SyncOptions {
   std::filesystem::path bundled_dir; // where the shipped skills are
   Progress* progress = nullptr; // phase "sync", one step per bundled skill
+  // `reset --restore`: the copy of this bundled skill is replaced by the
+  // bundled version whatever its state (one folder swap, so a failure leaves
+  // the user's copy as it was). Empty: none.
+  std::string restore;
 };
 
 // Spec §2.13 rule 9, without `suppressed` and `optional_provenance_backfilled`

@@ -2,6 +2,7 @@
 #include "core/sync/bundled_reset.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "sync_fixture.hpp"
 
@@ -59,9 +60,29 @@ TEST_F(BundledReset, RestoreReplacesTheUserCopyWithTheBundledVersion) {
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.action, ResetAction::restored);
   ASSERT_TRUE(r.synced);
-  EXPECT_EQ(r.synced->copied, (std::vector<std::string>{"alpha"}));
+  EXPECT_EQ(r.synced->updated, (std::vector<std::string>{"alpha"})); // swapped in, not deleted and copied
   EXPECT_EQ(snapshot(skills() / "tools" / "alpha"), snapshot(a));
   EXPECT_EQ(manifest().at("alpha"), hash(a));
+}
+
+// The user's copy goes only once the bundled version is in its place: a
+// restore that cannot copy leaves the copy, and its tracking, as they were.
+TEST_F(BundledReset, ARestoreThatCannotCopyLeavesTheUserCopy) {
+  const fs::path a = bundle("tools/alpha", "alpha", "v1");
+  sync_ok();
+  edit_alpha();
+  const auto mine = snapshot(skills() / "tools" / "alpha");
+  const std::string origin = manifest().at("alpha");
+  ASSERT_EQ(::mkfifo((a / "pipe").c_str(), 0600), 0); // the copy of the bundled version fails
+  const ResetResult r = reset_ok("alpha", true);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.action, ResetAction::not_reset);
+  EXPECT_NE(r.message.find("left as it was"), std::string::npos) << r.message;
+  EXPECT_EQ(snapshot(skills() / "tools" / "alpha"), mine);
+  EXPECT_EQ(manifest().at("alpha"), origin);
+  fs::remove(a / "pipe");
+  EXPECT_EQ(reset_ok("alpha", true).action, ResetAction::restored);
+  EXPECT_EQ(snapshot(skills() / "tools" / "alpha"), snapshot(a));
 }
 
 TEST_F(BundledReset, RestoreBringsBackAUserDeletedSkill) {
@@ -130,7 +151,7 @@ TEST_F(BundledReset, ACopyThatCannotBeDeletedIsNotReset) {
   const ResetResult r = reset_ok("alpha", true);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.action, ResetAction::not_reset);
-  EXPECT_NE(r.message.find("refusing to remove"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("left as it was"), std::string::npos) << r.message;
   EXPECT_TRUE(fs::exists(elsewhere / "tools" / "alpha" / "SKILL.md"));
   EXPECT_EQ(manifest().at("alpha"), origin);
 }

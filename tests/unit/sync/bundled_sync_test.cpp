@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "core/events/event_bus.hpp"
+#include "core/files/atomic_file.hpp"
+#include "core/files/folder_swap.hpp"
 #include "core/limits.hpp"
 #include "core/sync/sync_lock.hpp"
 #include "sync_fixture.hpp"
@@ -29,8 +31,9 @@ bool leftovers_in(const fs::path& root) {
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (it->path().filename().string().rfind(".skillrt-sync-", 0) == 0) {
-      return true;
+    if (it->path().filename().string().rfind(".skillrt-sync-", 0) == 0 ||
+        it->path().parent_path().filename() == ".skillrt-bundled-pending") {
+      return true; // a staging folder, a backup, or a swap record left behind
     }
   }
   return false;
@@ -427,6 +430,99 @@ TEST_F(BundledSync, AnUnexplainedBackupIsKeptBesideTheCopy) {
   ASSERT_EQ(r.errors.size(), 1U);
   EXPECT_NE(r.errors[0].find("backup"), std::string::npos);
   EXPECT_TRUE(r.updated.empty());
+}
+
+// The swap record of an update (core/files/folder_swap.hpp), as a crash leaves it.
+struct InterruptedUpdate {
+  fs::path staged, target, backup, record;
+};
+
+InterruptedUpdate interrupted_update(const fs::path& skills, const std::string& bundled_hash) {
+  InterruptedUpdate u;
+  u.target = skills / "tools" / "alpha";
+  u.staged = skills / "tools" / ".skillrt-sync-new-alpha-4242";
+  u.backup = skills / "tools" / ".skillrt-sync-old-alpha-Ab12Cd";
+  u.record = skills / ".skillrt-bundled-pending" / "alpha.json";
+  files::FolderSwap swap;
+  swap.staged = u.staged;
+  swap.target = u.target;
+  swap.extra_members = "\"name\": \"alpha\",\n  \"bundled_hash\": \"" + bundled_hash + "\"";
+  fs::create_directories(u.record.parent_path());
+  EXPECT_TRUE(write_file_atomic(u.record, files::render_swap_record(swap, u.backup)));
+  return u;
+}
+
+TEST_F(BundledSync, AnUpdateInterruptedAfterItsSwapIsFinishedFromItsRecord) {
+  bundle("tools/alpha", "alpha", "v1");
+  sync_ok();
+  const fs::path a = bundle("tools/alpha", "alpha", "v2");
+  const InterruptedUpdate u = interrupted_update(skills(), hash(a));
+  fs::rename(u.target, u.backup);
+  fs::copy(a, u.target, fs::copy_options::recursive); // the new copy is in place, the manifest not yet written
+  const SyncResult r = sync_ok();
+  EXPECT_EQ(manifest().at("alpha"), hash(a));
+  EXPECT_TRUE(r.user_modified.empty());
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings[0].find("finished an interrupted update"), std::string::npos) << r.warnings[0];
+  EXPECT_EQ(snapshot(u.target), snapshot(a));
+  EXPECT_FALSE(leftovers_in(skills()));
+}
+
+TEST_F(BundledSync, AnUpdateInterruptedBeforeItsSwapIsUndoneThenRunAgain) {
+  bundle("tools/alpha", "alpha", "v1");
+  sync_ok();
+  const auto old_copy = snapshot(skills() / "tools" / "alpha");
+  const fs::path a = bundle("tools/alpha", "alpha", "v2");
+  const InterruptedUpdate u = interrupted_update(skills(), hash(a));
+  fs::rename(u.target, u.backup); // the old copy moved aside, the new one never arrived
+  fs::create_directories(u.staged);
+  write_text(u.staged / "SKILL.md", "half a copy");
+  const SyncResult r = sync_ok();
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings[0].find("undid an interrupted update"), std::string::npos) << r.warnings[0];
+  EXPECT_EQ(r.updated, (Strings{"alpha"})); // the old copy was back and pristine, so the update ran
+  EXPECT_NE(snapshot(u.target), old_copy);
+  EXPECT_EQ(snapshot(u.target), snapshot(a));
+  EXPECT_FALSE(leftovers_in(skills()));
+}
+
+TEST_F(BundledSync, ARecordWhoseTargetIsNotThePlacedCopyIsKeptAndTheSkillLeftAlone) {
+  bundle("tools/alpha", "alpha", "v1");
+  sync_ok();
+  const std::string origin = manifest().at("alpha");
+  const fs::path a = bundle("tools/alpha", "alpha", "v2");
+  const InterruptedUpdate u = interrupted_update(skills(), hash(a));
+  // The staged folder is gone and something sits at the target, but not what the swap placed.
+  fs::rename(u.target, u.backup);
+  write_text(u.target / "SKILL.md", "someone else's folder");
+  auto r = sync();
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->errors.size(), 1U);
+  EXPECT_NE(r->errors[0].find("is kept for the next sync"), std::string::npos) << r->errors[0];
+  EXPECT_TRUE(fs::exists(u.record));
+  EXPECT_EQ(read_text(u.target / "SKILL.md"), "someone else's folder");
+  EXPECT_TRUE(fs::exists(u.backup / "SKILL.md"));
+  EXPECT_EQ(manifest().at("alpha"), origin);
+}
+
+TEST_F(BundledSync, ARecordPointingOutsideItsCategoryIsIgnored) {
+  bundle("tools/alpha", "alpha", "v1");
+  sync_ok();
+  const fs::path victim = m_tree.mkdir("victim");
+  write_text(victim / "data", "precious\n");
+  files::FolderSwap swap;
+  swap.staged = skills() / "tools" / ".skillrt-sync-new-alpha-1";
+  swap.target = skills() / "tools" / "alpha";
+  swap.extra_members = "\"name\": \"alpha\",\n  \"bundled_hash\": \"" + std::string(64, 'a') + "\"";
+  const fs::path record = skills() / ".skillrt-bundled-pending" / "alpha.json";
+  fs::create_directories(record.parent_path());
+  ASSERT_TRUE(write_file_atomic(record, files::render_swap_record(swap, victim))); // "backup" outside
+  const SyncResult r = sync_ok();
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings[0].find("ignored an unusable swap record"), std::string::npos) << r.warnings[0];
+  EXPECT_EQ(read_text(victim / "data"), "precious\n");
+  EXPECT_TRUE(fs::exists(skills() / "tools" / "alpha" / "SKILL.md"));
+  EXPECT_FALSE(fs::exists(record));
 }
 
 TEST_F(BundledSync, AFailedCopyRecordsNothingAndIsRetried) {
