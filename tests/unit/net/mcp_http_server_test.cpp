@@ -711,10 +711,12 @@ TEST_F(McpHttpServerTest, PerPeerConnectionCap) {
   HttpOptions capped = options();
   capped.max_connections_per_ip = 2;
   start(capped);
-  const std::string session = open_session();
-  auto stream = open_stream(session);  // a GET stream holds its slot too
+  // The session is opened on the connection that stays: a connection opened
+  // and closed only for it could still hold its slot when the cap is probed.
   HttpTestClient second(m_port);
   ASSERT_TRUE(second.connected());
+  const std::string session = open_session(second);
+  auto stream = open_stream(session);  // a GET stream holds its slot too
   // An answered request proves the server accepted (and counts) it.
   EXPECT_EQ(exchange(second, "POST", post_headers({}, session), k_tools_list).status, 200);
   HttpTestClient third(m_port);
