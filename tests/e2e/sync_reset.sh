@@ -26,7 +26,7 @@ run_skillrt --home "$home" --json reset alpha --restore --bundled "$bundled"
 assert_exit 0
 assert_eq restored "$(json_get "$RUN_OUT" '.action')" "restore"
 assert_eq true "$(json_get "$RUN_OUT" '.success')" "success"
-assert_eq '["alpha"]' "$(json_get "$RUN_OUT" '.synced.copied')" "synced copy"
+assert_eq '["alpha"]' "$(json_get "$RUN_OUT" '.synced.updated')" "swapped in"
 cmp -s "$bundled/tools/alpha/SKILL.md" "$home/skills/tools/alpha/SKILL.md" || fail "restore did not bring the bundled version"
 
 # A user-deleted skill comes back through a plain reset.

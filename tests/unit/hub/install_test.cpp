@@ -636,7 +636,7 @@ TEST(InstallCrashSafety, AFolderThatIsNotThePlacedOneIsNeverRecorded) {
   const InstallOutcome out = install(world, write_skill(world.tree, "src/other", "other"));
   ASSERT_EQ(out.recovered.size(), 1u);
   EXPECT_FALSE(out.recovered[0].completed);
-  EXPECT_NE(out.recovered[0].message.find("is not the folder the interrupted install placed"), std::string::npos)
+  EXPECT_NE(out.recovered[0].message.find("is not the folder the interrupted INSTALL placed"), std::string::npos)
       << out.recovered[0].message;
   EXPECT_EQ(lock_of(paths->root).installed.count("demo"), 0u);
   EXPECT_TRUE(fs::exists(pending_record_path(*paths, "demo")));
