@@ -23,6 +23,8 @@
 
 namespace fs = std::filesystem;
 using namespace skillrt::core;
+using skillrt::Result;
+namespace limits = skillrt::limits;
 
 namespace {
 
