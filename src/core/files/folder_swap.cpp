@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <optional>
 #include <system_error>
@@ -64,6 +65,12 @@ void make_folders_writable(const fs::path& path) {
   });
 }
 
+// Removes a record once its swap is done or undone, durably.
+void drop_record(const fs::path& record, std::error_code& ec) {
+  fs::remove(record, ec);
+  (void)fsync_dir(record.parent_path());
+}
+
 // Where one swap stands while it runs, so a failure can be undone step by step.
 struct SwapState {
   fs::path backup;      // reserved backup folder; "" when none
@@ -88,8 +95,7 @@ Error undo(const FolderSwap& swap, const SwapState& state, Error error) {
       fs::remove(state.backup, ec); // empty again by now
     }
     if (state.recorded) {
-      fs::remove(swap.record, ec);
-      (void)fsync_dir(swap.record.parent_path());
+      drop_record(swap.record, ec);
     }
     return error;
   }
@@ -116,7 +122,7 @@ std::string render_swap_record(const FolderSwap& swap, const fs::path& backup) {
   return out;
 }
 
-Result<void> swap_folder(FolderSwap& swap, const std::function<Result<void>()>& commit) {
+Result<void> swap_folder(const FolderSwap& swap, const std::function<Result<void>()>& commit) {
   const bool target_exists = exists_no_follow(swap.target);
   if (target_exists && swap.existing == ExistingTarget::refuse) {
     return fail(ErrorCode::refused, "cannot place " + swap.staged.string() + " at " + swap.target.string() +
@@ -170,8 +176,7 @@ Result<void> swap_folder(FolderSwap& swap, const std::function<Result<void>()>& 
   }
   if (state.recorded) {
     std::error_code ec;
-    fs::remove(swap.record, ec);
-    (void)fsync_dir(swap.record.parent_path());
+    drop_record(swap.record, ec);
   }
   return {};
 }
@@ -205,6 +210,22 @@ Result<SwapRecord> read_swap_record(const fs::path& file) {
   record.backup = *backup;
   record.text = std::move(*text);
   return record;
+}
+
+std::vector<fs::path> list_swap_records(const fs::path& dir) {
+  std::vector<fs::path> records;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string leaf = it->path().filename().string();
+    if (leaf.front() == '.') {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    } else {
+      records.push_back(it->path());
+    }
+  }
+  std::sort(records.begin(), records.end());
+  return records;
 }
 
 Result<SwapRecovery> recover_folder_swap(const SwapRecord& record, const std::function<Result<void>()>& finish) {
@@ -244,11 +265,10 @@ Result<SwapRecovery> recover_folder_swap(const SwapRecord& record, const std::fu
       fs::remove(record.backup, ec); // empty by now
     }
   }
-  fs::remove(record.file, ec);
+  drop_record(record.file, ec);
   if (ec) {
     return fail(ErrorCode::io_error, "cannot remove the swap record " + record.file.string() + ": " + ec.message());
   }
-  (void)fsync_dir(record.file.parent_path());
   return outcome;
 }
 

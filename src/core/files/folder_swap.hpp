@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "skillrt/result.hpp"
 
@@ -60,7 +61,7 @@ struct FolderSwap {
 // swap fails (it is never moved anywhere but the target).
 // Errors: refused (target exists with ExistingTarget::refuse; a path that is
 // not valid UTF-8 when a record is written), io_error.
-Result<void> swap_folder(FolderSwap& swap, const std::function<Result<void>()>& commit = {});
+Result<void> swap_folder(const FolderSwap& swap, const std::function<Result<void>()>& commit = {});
 
 // The text of `swap`'s record with `backup` as its backup folder (exposed so
 // tests can stage a crash at any step).
@@ -82,6 +83,11 @@ struct SwapRecord {
 // read's own errors. Callers check the paths against their own layout before
 // acting on a record (a planted record must not drive renames).
 Result<SwapRecord> read_swap_record(const std::filesystem::path& file);
+
+// The records in the journal folder `dir`, sorted by name (none when it does
+// not exist). Dot files there are temporary files of record writes that were
+// killed; they are removed. Call with the lock that serialises the swaps.
+std::vector<std::filesystem::path> list_swap_records(const std::filesystem::path& dir);
 
 // What recovery did.
 enum class SwapRecovery : unsigned char {

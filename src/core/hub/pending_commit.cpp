@@ -146,14 +146,7 @@ Result<void> commit_placement(const HubPaths& paths, PendingPlacement p, bool re
 std::vector<RecoveryNote> recover_pending(const HubPaths& paths) {
   std::vector<RecoveryNote> notes;
   std::error_code ec;
-  std::vector<fs::path> records;
-  for (fs::directory_iterator it(paths.pending, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string leaf = it->path().filename().string();
-    if (!leaf.empty() && leaf.front() != '.') { // dot files are temps of killed writes, not records
-      records.push_back(it->path());
-    }
-  }
-  for (const fs::path& file : records) {
+  for (const fs::path& file : files::list_swap_records(paths.pending)) {
     RecoveryNote note;
     note.name = file.stem().string();
     auto record = files::read_swap_record(file);

@@ -354,20 +354,8 @@ Result<void> SyncRun::check_swap_record(const files::SwapRecord& record, const s
 }
 
 void SyncRun::recover_swaps() {
-  const fs::path journal = m_root / k_journal_dir;
   std::error_code ec;
-  std::vector<fs::path> files_found;
-  for (fs::directory_iterator it(journal, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string leaf = it->path().filename().string();
-    if (!leaf.empty() && leaf.front() != '.') { // dot files are temps of killed writes
-      files_found.push_back(it->path());
-    } else {
-      std::error_code ignored;
-      fs::remove(it->path(), ignored);
-    }
-  }
-  std::sort(files_found.begin(), files_found.end());
-  for (const fs::path& file : files_found) {
+  for (const fs::path& file : files::list_swap_records(m_root / k_journal_dir)) {
     auto read = files::read_swap_record(file);
     std::string name;
     std::string bundled_hash;
