@@ -196,6 +196,9 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
   // Runs on the connection's strand.
   void start() {
     m_stream.expires_never();
+    beast::error_code ignored;  // a refused size only leaves the kernel's default
+    m_stream.socket().set_option(
+        asio::socket_base::send_buffer_size(static_cast<int>(m_impl.options.sse_socket_buffer_bytes)), ignored);
     std::string head =
         "HTTP/1.1 200 OK\r\n"
         "Content-Type: text/event-stream\r\n"

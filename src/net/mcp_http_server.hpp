@@ -60,6 +60,11 @@ struct HttpOptions {
   // stream's bearer token, so a revoked token's stream ends.
   std::uint32_t sse_keepalive_ms = 15'000;
   std::size_t sse_queue_bytes = 1u << 20;        // a GET stream whose client lags this much is closed
+  // The kernel send buffer of a GET stream's socket. Bounded so a client that
+  // stops reading holds at most this (Linux doubles it) plus sse_queue_bytes
+  // of server memory before it is cut off; left to autotuning, the kernel
+  // alone would buffer up to tcp_wmem's maximum (4 MiB) per stream.
+  std::size_t sse_socket_buffer_bytes = 64u << 10;
 };
 
 // Bearer value → caller, or nullopt when the token is not valid (401).

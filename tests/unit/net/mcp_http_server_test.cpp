@@ -426,7 +426,8 @@ TEST_F(McpHttpServerTest, ClientThatStopsReadingIsCutOff) {
   auto stream = std::make_unique<HttpTestClient>(m_port, /*receive_buffer=*/2048);
   ASSERT_TRUE(stream->send_request("GET", "/mcp", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", session}}));
   ASSERT_TRUE(stream->read_head());
-  // Far more than the socket buffers and the 16 KiB queue can hold, sent
+  // Far more than the socket buffers (the server bounds its side at
+  // sse_socket_buffer_bytes) and the 16 KiB queue can hold, sent
   // while the client reads nothing.
   for (int i = 0; i < 20'000; ++i) {
     m_mcp->notify_changed({});
