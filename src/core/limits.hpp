@@ -127,6 +127,20 @@ inline constexpr std::size_t k_mcp_view_cache_max_dirs = 256;
 // so an authenticated client cannot hold a connection with 1 byte a second.
 inline constexpr std::uint32_t k_http_body_timeout_ms = 15'000;
 
+// --- Chat completions (core/chat, src/llm; the background review) ---
+// A transcript handed to parse_chat_messages: bytes of its JSON and messages
+// in it (a day-long agent session is a few MB and a few thousand messages).
+inline constexpr std::size_t k_transcript_max_bytes = 32 * 1024 * 1024;
+inline constexpr std::size_t k_transcript_max_messages = 20000;
+// Nesting of arrays and objects in a reply, a transcript, a stream chunk or a
+// tool's parameter schema; checked before parsing, like k_max_json_depth.
+inline constexpr std::size_t k_chat_json_max_depth = 64;
+// One reply of a chat-completions server: the body the HTTP client reads, and
+// the text a stream assembles (content, tool-call names and arguments).
+inline constexpr std::size_t k_chat_reply_max_bytes = 16 * 1024 * 1024;
+// A server's error text quoted in an Error message (the rest is cut).
+inline constexpr std::size_t k_chat_error_text_max_chars = 1000;
+
 // --- Per-user memory and todo (core/memory, core/todo) ---
 // Hermes' memory tool: characters (code points) over all entries of one store.
 inline constexpr std::size_t k_memory_store_chars = 2200;       // target "memory": the agent's notes
