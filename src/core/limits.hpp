@@ -193,5 +193,10 @@ inline constexpr std::size_t k_max_key_file_bytes = 4096;
 inline constexpr std::size_t k_max_diff_file_bytes = 1024 * 1024;
 inline constexpr std::size_t k_max_diff_cells = 4'000'000;
 inline constexpr std::size_t k_max_diff_output_bytes = 256 * 1024;
+// Proposals (core/proposals): one file holds a request (content up to
+// k_max_skill_content_chars, UTF-8) and a diff capped above; an inbox lists at most
+// this many.
+inline constexpr std::size_t k_max_proposal_bytes = 8 * 1024 * 1024;
+inline constexpr std::size_t k_max_proposals_listed = 10'000;
 
 }  // namespace skillrt::limits

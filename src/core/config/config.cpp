@@ -255,6 +255,7 @@ Config load_config(const fs::path& path) {
         Error{ErrorCode::parse_error, path.string() + ": `skills` is not a mapping; ignored", skills->pos()});
   }
   config.skills = read_skills(skills);
+  config.learning = read_learning_config(config.document, config.problems);
   if (const YamlNode* database = config.document.get("database"); database != nullptr && database->is_mapping()) {
     if (const YamlNode* url = database->get("url"); url != nullptr && url->is_scalar() && !url->is_null()) {
       config.database.url = std::string(trim_ascii_space(url->text()));

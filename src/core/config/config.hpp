@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/learning_config.hpp"
 #include "core/yaml/yaml_node.hpp"
 #include "skillrt/result.hpp"
 
@@ -40,6 +41,7 @@ struct DatabaseConfig {
 struct Config {
   SkillsConfig skills;
   DatabaseConfig database;
+  LearningConfig learning;  // nudges, write approval, the review's model (learning_config.hpp)
   YamlNode document = YamlNode::make_mapping({});  // the whole file, for skills.config.* etc.
   std::filesystem::path path;
   bool exists = false;

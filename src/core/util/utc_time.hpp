@@ -3,7 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace skillrt::core {
 
@@ -14,5 +16,10 @@ std::string iso8601_utc(std::chrono::system_clock::time_point at, TimePrecision 
 
 // iso8601_utc of the current time.
 std::string utc_now_iso8601(TimePrecision precision = TimePrecision::seconds);
+
+// The inverse of iso8601_utc: "YYYY-MM-DDTHH:MM:SS[.fff]Z" exactly, with a
+// real calendar date; nullopt for anything else (records read back from disk
+// are never guessed at).
+std::optional<std::chrono::system_clock::time_point> parse_iso8601_utc(std::string_view text);
 
 }  // namespace skillrt::core
