@@ -4,6 +4,7 @@
 // `skillrt token create`, checked in the skills database); --allow-anonymous
 // lets token-less requests in as the anonymous caller, on loopback only.
 // Prints `listening http://HOST:PORT/mcp` once bound; SIGINT/SIGTERM stop it.
+// The same port serves the /api/ routes (api_routes.hpp) with the same tokens.
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -15,12 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "api_routes.hpp"
 #include "command.hpp"
+#include "core/review/review_scheduler.hpp"
 #include "mcp/server.hpp"
 #include "net/auth_cache.hpp"
 #include "net/http_rules.hpp"
 #include "net/mcp_http_server.hpp"
 #include "net/token_authenticator.hpp"
+#include "review_runner.hpp"
 #include "store/open_store.hpp"
 
 namespace skillrt::app {
@@ -125,7 +129,14 @@ class ServeCommand final : public Command {
     server_options.transport = "http";
     mcp::Server mcp_server(std::move(server_options));
 
+    // Background reviews of the turns agents report (POST /api/v1/turns).
+    core::ReviewScheduler reviews(
+        [config = inv.config](const core::ReviewJob& job, std::stop_token stop) {
+          return run_review_job(job, config, stop);
+        });
+
     net::HttpOptions http_options;
+    http_options.api = make_api_handler(inv.ctx, inv.config, reviews);
     http_options.listen_host = address->host;
     http_options.port = address->port;
     http_options.threads = m_threads;

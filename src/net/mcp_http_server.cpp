@@ -27,6 +27,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -149,6 +150,8 @@ struct McpHttpServer::Impl {
   asio::steady_timer reap_timer;
   std::mutex join_mutex;
   std::vector<std::thread> threads;
+  // Runs the /api/ handler off the I/O threads (joined in ~Impl, after them).
+  asio::thread_pool api_pool{options.api_threads == 0 ? 1u : options.api_threads};
 };
 
 namespace {
@@ -511,6 +514,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       prepare_error(http::status::forbidden, k_transport_error, "Forbidden: Host or Origin header not allowed");
       return false;
     }
+    m_api = options.api && target_path(view(head.target())).starts_with("/api/");
+    if (m_api) {
+      return admit_api(head);
+    }
     if (target_path(view(head.target())) != options.path) {
       prepare_error(http::status::not_found, k_transport_error, "Not Found");
       return false;
@@ -566,8 +573,76 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     return true;
   }
 
+  // An /api/ request: the same caller rules as /mcp (a bearer token, or
+  // anonymous where allowed), JSON bodies, JSON refusals.
+  bool admit_api(const Request& head) {
+    const http::verb method = head.method();
+    if (method != http::verb::get && method != http::verb::post && method != http::verb::put &&
+        method != http::verb::patch && method != http::verb::delete_) {
+      prepare_api_error(http::status::method_not_allowed, "Method Not Allowed");
+      m_response.set(http::field::allow, "GET, POST, PUT, PATCH, DELETE");
+      return false;
+    }
+    m_caller.reset();
+    m_bearer.reset();
+    if (const auto authorization = header(head, http::field::authorization)) {
+      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
+        m_caller = m_impl.authenticate(*bearer);
+      }
+    } else if (m_impl.options.allow_anonymous) {
+      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
+    }
+    if (!m_caller) {
+      prepare_api_error(http::status::unauthorized, "Unauthorized: a valid bearer token is required");
+      m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
+      return false;
+    }
+    const bool has_body = head.has_content_length() || head.chunked();
+    if ((method == http::verb::post || method == http::verb::put || method == http::verb::patch) && has_body &&
+        !is_json_content_type(header(head, http::field::content_type).value_or(std::string_view{}))) {
+      prepare_api_error(http::status::unsupported_media_type,
+                        "Unsupported Media Type: Content-Type must be application/json");
+      return false;
+    }
+    return true;
+  }
+
+  void prepare_api_error(http::status status, std::string_view message) {
+    prepare(status);
+    m_response.set(http::field::content_type, "application/json");
+    m_response.body() = api_error_body(message);
+  }
+
+  // Runs the handler on the worker pool, then answers on this connection's strand.
+  void handle_api(Request& request) {
+    ApiRequest call;
+    call.method = std::string(request.method_string());
+    call.target = std::string(view(request.target()));
+    call.body = std::move(request.body());
+    call.caller = *m_caller;
+    asio::post(m_impl.api_pool, [self = shared_from_this(), call = std::move(call)]() mutable {
+      ApiResponse answer;
+      try {
+        answer = self->m_impl.options.api(call);
+      } catch (const std::exception& error) {
+        answer.status = 500;
+        answer.body = api_error_body(std::string("internal error: ") + error.what());
+      }
+      asio::post(self->m_stream.get_executor(), [self, answer = std::move(answer)]() mutable {
+        self->prepare(static_cast<http::status>(answer.status));
+        self->m_response.set(http::field::content_type, answer.content_type);
+        self->m_response.set(http::field::cache_control, "no-store");
+        self->m_response.body() = std::move(answer.body);
+        self->send();
+      });
+    });
+  }
+
   // An admitted request with its body.
   void handle(Request& request) {
+    if (m_api) {
+      return handle_api(request);
+    }
     switch (request.method()) {
       case http::verb::post:
         return handle_post(request, *m_caller);
@@ -756,6 +831,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::optional<std::string> m_bearer;  // its token, kept for a GET only (set by admit)
   std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
   bool m_refused = false;                // reading the small body of a refused request
+  bool m_api = false;                    // the request being handled is under /api/ (set by admit)
   std::array<char, 4096> m_discard{};
 };
 
@@ -908,6 +984,7 @@ void Impl::join() {
 Impl::~Impl() {
   stop();
   join();
+  api_pool.join();
   // No I/O thread runs any more: end every session so the MCP server stops
   // calling our sinks before the pending handlers (and their sockets) go.
   for (const std::shared_ptr<HttpSession>& session : registry.remove_all()) {

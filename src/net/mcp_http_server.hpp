@@ -6,6 +6,7 @@
 //   GET    text/event-stream for server-initiated messages (list_changed …)
 //   DELETE ends the session
 // Sessions are named by the Mcp-Session-Id header given at initialize.
+// Paths under /api/ go to HttpOptions::api (api_handler.hpp) when it is set.
 // Every request first passes the Host/Origin check (DNS rebinding) and the
 // bearer-token check.
 #pragma once
@@ -20,6 +21,7 @@
 
 #include "core/limits.hpp"
 #include "mcp/server.hpp"
+#include "net/api_handler.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::net {
@@ -65,6 +67,9 @@ struct HttpOptions {
   // of server memory before it is cut off; left to autotuning, the kernel
   // alone would buffer up to tcp_wmem's maximum (4 MiB) per stream.
   std::size_t sse_socket_buffer_bytes = 64u << 10;
+  // Requests under /api/ (api_handler.hpp); unset: they are 404 like any other path.
+  ApiHandler api;
+  unsigned api_threads = 2;  // the handler's worker pool
 };
 
 // Bearer value → caller, or nullopt when the token is not valid (401).
