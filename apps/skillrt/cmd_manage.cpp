@@ -109,6 +109,8 @@ public:
     core::ManageRequest request;
     request.action = m_action;
     request.name = m_name;
+    request.actor = core::LedgerActor::user; // a person at the command line
+
     request.confirm = m_confirm;
     request.replace_all = m_replace_all;
     if (m_source) {

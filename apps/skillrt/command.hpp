@@ -51,6 +51,7 @@ std::unique_ptr<Command> make_update_command();     // cmd_update.cpp
 std::unique_ptr<Command> make_audit_command();      // cmd_audit.cpp: rescan installed skills, drift
 std::unique_ptr<Command> make_keygen_command();     // cmd_keygen.cpp: ed25519 key pair
 std::unique_ptr<Command> make_sign_command();       // cmd_sign.cpp: sign a bundle
+std::unique_ptr<Command> make_ledger_command();  // cmd_ledger.cpp: the audit log of skill changes
 // Skills that learn (issue 2/6).
 std::unique_ptr<Command> make_review_command();   // cmd_review.cpp: one background review now
 std::unique_ptr<Command> make_pending_command();  // cmd_pending.cpp: the approval inbox

@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_token_command());
   commands.push_back(skillrt::app::make_mcp_command());
   commands.push_back(skillrt::app::make_serve_command());
+  commands.push_back(skillrt::app::make_ledger_command());
   commands.push_back(skillrt::app::make_review_command());
   commands.push_back(skillrt::app::make_pending_command());
   for (const char* verb : {"pin", "unpin", "adopt"}) {

@@ -199,4 +199,17 @@ inline constexpr std::size_t k_max_diff_output_bytes = 256 * 1024;
 inline constexpr std::size_t k_max_proposal_bytes = 8 * 1024 * 1024;
 inline constexpr std::size_t k_max_proposals_listed = 10'000;
 
+// --- The ledger (core/ledger) ---
+// One entry line of entries.jsonl (two snapshots of up to k_max_bundle_entries
+// files each fit); a longer line is reported as unreadable, never loaded.
+inline constexpr std::size_t k_max_ledger_entry_bytes = 32 * 1024 * 1024;
+// head.json is under 200 bytes; past this it is corrupt.
+inline constexpr std::size_t k_max_ledger_head_bytes = 4096;
+// Nesting of an entry's JSON (entry > snapshot > files > file).
+inline constexpr std::size_t k_max_ledger_json_depth = 8;
+// How long an appender or a rollback waits for another writer of the same ledger.
+inline constexpr int k_ledger_lock_timeout_ms = 30000;
+// The shortest id prefix `ledger rollback` accepts (hex digits).
+inline constexpr std::size_t k_min_ledger_id_prefix = 4;
+
 }  // namespace skillrt::limits

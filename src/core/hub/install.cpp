@@ -6,6 +6,7 @@
 #include "core/hub/hub_session.hpp"
 #include "core/hub/placement.hpp"
 #include "core/hub/quarantine.hpp"
+#include "core/ledger/ledger_record.hpp"
 #include "core/manage/skill_lock.hpp"
 
 namespace skillrt::core::hub {
@@ -124,12 +125,23 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
       out.skills.push_back(std::move(report));
       continue;
     }
+    // Under the skill's lock, so the ledger's entries of this skill keep the
+    // order of its changes.
+    std::error_code exists_ec;
+    LedgerFolderRecord record(ctx,
+                              LedgerWho{LedgerActor::hub, "", LedgerAction::install, paths.layer,
+                                        (plan->replace ? "reinstall from " : "from ") + out.identifier},
+                              paths.root, plan->target,
+                              std::filesystem::exists(std::filesystem::symlink_status(plan->target, exists_ec)));
     PendingPlacement placement{staged.name, AuditAction::install, staged.dir, plan->target, {}, entry};
     if (auto ok = commit_placement(paths, std::move(placement), plan->replace); !ok) {
       report.outcome = SkillOutcome::failed;
       report.reason = ok.error().message;
       out.skills.push_back(std::move(report));
       continue;
+    }
+    if (auto warning = record.commit()) {
+      report.judgement.warnings.push_back(std::move(*warning));
     }
     lock->installed[staged.name] = entry;
     report.outcome = plan->replace ? SkillOutcome::reinstalled : SkillOutcome::installed;

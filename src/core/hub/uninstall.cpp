@@ -12,6 +12,7 @@
 #include "core/hub/hub_events.hpp"
 #include "core/hub/hub_session.hpp"
 #include "core/hub/placement.hpp"
+#include "core/ledger/ledger_record.hpp"
 #include "core/manage/skill_lock.hpp"
 
 namespace skillrt::core::hub {
@@ -62,7 +63,11 @@ UninstallOutcome uninstall_skill(const Context& ctx, const std::string& name, bo
     out.error = skill_lock.error();
     return out;
   }
+  std::optional<LedgerFolderRecord> record;
+  std::optional<std::string> ledger_warning;
   if (present) {
+    record.emplace(ctx, LedgerWho{LedgerActor::hub, "", LedgerAction::uninstall, paths.layer, entry.identifier},
+                   paths.root, *target, true);
     std::string trash = (paths.trash / (name + "-XXXXXX")).string();
     if (::mkdtemp(trash.data()) == nullptr || ::rename(target->c_str(), trash.c_str()) != 0) {
       out.error = Error{
@@ -71,6 +76,7 @@ UninstallOutcome uninstall_skill(const Context& ctx, const std::string& name, bo
     }
     std::error_code ec;
     fs::remove_all(trash, ec); // a leftover is removed by the next hub command
+    ledger_warning = record->commit(/*removed=*/true); // the skill is gone: that is the change
   }
   lock->installed.erase(name);
   if (auto ok = write_lock_file(paths.lock_json, *lock); !ok) {
@@ -83,6 +89,9 @@ UninstallOutcome uninstall_skill(const Context& ctx, const std::string& name, bo
   out.success = true;
   out.message = present ? "Uninstalled '" + name + "' from " + target->string() + "."
                         : "'" + name + "' was already gone from " + target->string() + "; its lock entry is removed.";
+  if (ledger_warning) {
+    out.message += " Warning: " + *ledger_warning;
+  }
   return out;
 }
 

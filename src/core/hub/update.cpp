@@ -13,6 +13,7 @@
 #include "core/hub/lock_file.hpp"
 #include "core/hub/placement.hpp"
 #include "core/hub/quarantine.hpp"
+#include "core/ledger/ledger_record.hpp"
 #include "core/manage/skill_lock.hpp"
 
 namespace skillrt::core::hub {
@@ -139,6 +140,9 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       out.skills.push_back(std::move(report));
       continue;
     }
+    LedgerFolderRecord record(
+        ctx, LedgerWho{LedgerActor::hub, "", LedgerAction::update, paths.layer, "from " + bundle.source.identifier},
+        paths.root, *target, present);
     PendingPlacement placement{name, AuditAction::update, staged->dir, *target, {}, new_entry};
     if (auto ok = commit_placement(paths, std::move(placement), present); !ok) {
       report.status = UpdateStatus::failed;
@@ -146,6 +150,9 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
       report.judgement = std::move(judgement);
       out.skills.push_back(std::move(report));
       continue;
+    }
+    if (auto warning = record.commit()) {
+      judgement.warnings.push_back(std::move(*warning));
     }
     (void)append_audit_line(paths.audit_log,
                             {AuditAction::update, name, new_entry.identifier, new_entry.trust_level, new_entry.scan_verdict,

@@ -10,19 +10,20 @@
 #include <system_error>
 
 #include "core/discovery/walker.hpp"
+#include "core/files/atomic_file.hpp"
 #include "core/files/fsync_dir.hpp"
 #include "core/files/rename.hpp"
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
-#include "core/validate/skill_name.hpp"
+#include "core/manage/ledger_hook.hpp"
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
 #include "core/tenancy/user_home.hpp"
-#include "core/files/atomic_file.hpp"
-#include "core/view/resolver.hpp"
 #include "core/util/utf8.hpp"
+#include "core/validate/skill_name.hpp"
+#include "core/view/resolver.hpp"
 
 namespace skillrt::core {
 namespace {
@@ -160,6 +161,8 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
   if (auto refused = settle_write(ctx, cfg, target, request.confirm, undo, warnings)) {
     return std::move(*refused);
   }
+  // Still under the skill's lock: the entry comes before any later write's.
+  ManageLedgerRecord(ctx, request, layer, local, target, false).commit(warnings);
   out.success = true;
   out.message = "Skill '" + name + "' created.";
   out.path = category.empty() ? name : category + "/" + name;

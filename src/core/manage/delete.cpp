@@ -11,12 +11,13 @@
 
 #include "core/discovery/walker.hpp"
 #include "core/files/fsync_dir.hpp"
+#include "core/files/path_within.hpp"
 #include "core/manage/actions.hpp"
+#include "core/manage/ledger_hook.hpp"
 #include "core/manage/skill_locator.hpp"
 #include "core/manage/skill_lock.hpp"
 #include "core/manage/stray_temp_cleanup.hpp"
 #include "core/prompt/invalidate.hpp"
-#include "core/files/path_within.hpp"
 #include "core/util/utf8.hpp"
 
 namespace skillrt::core {
@@ -110,6 +111,16 @@ ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRe
   }
   const fs::path parent = resolved.parent_path();
   remove_stray_work_dirs(parent);
+  // The root the folder is inside (checked above), for the ledger entry.
+  fs::path skill_root;
+  for (const Root& root : roots) {
+    const fs::path root_path = canonical_or_empty(root.path);
+    if (!root_path.empty() && is_within(resolved, root_path)) {
+      skill_root = root_path;
+      break;
+    }
+  }
+  ManageLedgerRecord record(ctx, request, layer, skill_root, resolved, true);
   // An empty folder reserved by mkdtemp is replaced atomically by rename(2).
   std::string trash = (parent / (std::string(k_manage_work_dir_prefix) + "trash-XXXXXX")).string();
   if (::mkdtemp(trash.data()) == nullptr) {
@@ -139,6 +150,7 @@ ManageResult manage_delete(const Context& ctx, const Config& cfg, const ManageRe
     fs::remove(parent, ec);
   }
   invalidate_skill_caches(ctx);
+  record.commit(warnings, /*removed=*/true);
 
   ManageResult out;
   out.success = true;

@@ -3,6 +3,7 @@
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
+#include "core/manage/ledger_hook.hpp"
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
 
@@ -16,16 +17,19 @@ ManageResult manage_edit(const Context& ctx, const Config& cfg, const ManageRequ
   if (auto ok = check_content_chars(content, "SKILL.md"); !ok) {
     return manage_failure(std::move(ok.error()));
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, std::string("SKILL.md"), false, manage_target_layer(ctx, request));
+  const Layer layer = manage_target_layer(ctx, request);
+  auto session = open_skill_for_write(ctx, cfg, request.name, std::string("SKILL.md"), false, layer);
   if (!session) {
     return std::move(session.error());
   }
   const ManagedSkill& skill = session->skill;
+  ManageLedgerRecord record(ctx, request, layer, skill.root, skill.dir, true);
   FileTransaction transaction;
   auto warnings = write_and_settle(ctx, cfg, *session, request.confirm, transaction, content);
   if (!warnings) {
     return std::move(warnings.error());
   }
+  record.commit(*warnings);
   ManageResult out;
   out.success = true;
   out.message = "Skill " + quoted_name(request.name) + " updated (full rewrite).";

@@ -8,6 +8,7 @@
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/ledger/ledger_entry.hpp"
 #include "core/tenancy/layer.hpp"
 #include "skillrt/result.hpp"
 
@@ -37,6 +38,17 @@ struct ManageRequest {
   // (tenancy/permissions.hpp) before anything is looked up, and resolves the
   // name among that layer's roots only.
   std::optional<Layer> layer;
+  // Who asks, for the ledger entry the write leaves (core/ledger): the CLI
+  // is the user, the MCP server's skill_manage the agent. `actor_id` ""
+  // means ctx's user id.
+  LedgerActor actor = LedgerActor::user;
+  std::string actor_id;
+  // What the entry calls the change when it is more than the action (an
+  // approved proposal applied as a patch is "approve", a curator's merge
+  // "curate"); nullopt: the action's own name. `ledger_note` "" = the default
+  // note (the file written, the skill absorbed into).
+  std::optional<LedgerAction> ledger_action;
+  std::string ledger_note;
 };
 
 struct ManageResult {

@@ -1,13 +1,14 @@
 // patch (spec §2.10 rule 13): a fuzzy find-and-replace (spec §2.11) in SKILL.md
 // or one supporting file; the result must still pass every content check.
+#include "core/files/read_file.hpp"
 #include "core/limits.hpp"
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
 #include "core/manage/file_path_rules.hpp"
+#include "core/manage/ledger_hook.hpp"
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
 #include "core/patch/fuzzy_replace.hpp"
-#include "core/files/read_file.hpp"
 #include "core/util/utf8.hpp"
 
 namespace skillrt::core {
@@ -52,7 +53,8 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
     }
     file = std::move(*checked);
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, file.rel, false, manage_target_layer(ctx, request));
+  const Layer layer = manage_target_layer(ctx, request);
+  auto session = open_skill_for_write(ctx, cfg, request.name, file.rel, false, layer);
   if (!session) {
     return std::move(session.error());
   }
@@ -91,11 +93,13 @@ ManageResult manage_patch(const Context& ctx, const Config& cfg, const ManageReq
     return manage_failure(std::move(ok.error()));
   }
 
+  ManageLedgerRecord record(ctx, request, layer, session->skill.root, session->skill.dir, true);
   FileTransaction transaction;
   auto warnings = write_and_settle(ctx, cfg, *session, request.confirm, transaction, patched);
   if (!warnings) {
     return std::move(warnings.error());
   }
+  record.commit(*warnings);
   ManageResult out;
   out.success = true;
   out.message = "Patched " + sanitize_utf8(file.rel) + " in skill " + quoted_name(request.name) + " (" +

@@ -4,6 +4,7 @@
 
 #include "core/manage/actions.hpp"
 #include "core/manage/file_path_rules.hpp"
+#include "core/manage/ledger_hook.hpp"
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
 #include "core/prompt/invalidate.hpp"
@@ -22,7 +23,8 @@ ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const Man
     return manage_failure(ErrorCode::refused,
                           "SKILL.md cannot be removed on its own; use action='delete' to delete the whole skill.");
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, false, manage_target_layer(ctx, request));
+  const Layer layer = manage_target_layer(ctx, request);
+  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, false, layer);
   if (!session) {
     return std::move(session.error());
   }
@@ -37,6 +39,7 @@ ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const Man
     out.available_files = files_in_allowed_subdirs(skill.dir);
     return out;
   }
+  ManageLedgerRecord record(ctx, request, layer, skill.root, skill.dir, true);
   FileTransaction transaction;
   if (auto removed = transaction.remove(target); !removed) {
     return manage_failure(removed.error().code, removed.error().message);
@@ -49,6 +52,7 @@ ManageResult manage_remove_file(const Context& ctx, const Config& cfg, const Man
   }
   invalidate_skill_caches(ctx);
   ManageResult out;
+  record.commit(out.warnings);
   out.success = true;
   out.message =
       "File '" + sanitize_utf8(*request.file_path) + "' removed from skill " + quoted_name(request.name) + ".";

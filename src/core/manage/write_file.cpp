@@ -5,6 +5,7 @@
 #include "core/manage/actions.hpp"
 #include "core/manage/content_checks.hpp"
 #include "core/manage/file_path_rules.hpp"
+#include "core/manage/ledger_hook.hpp"
 #include "core/manage/transaction.hpp"
 #include "core/manage/write_session.hpp"
 #include "core/util/utf8.hpp"
@@ -29,7 +30,8 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   } else if (auto ok = check_file_content(content, file->rel); !ok) {
     return manage_failure(std::move(ok.error()));
   }
-  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, true, manage_target_layer(ctx, request));
+  const Layer layer = manage_target_layer(ctx, request);
+  auto session = open_skill_for_write(ctx, cfg, request.name, file->rel, true, layer);
   if (!session) {
     return std::move(session.error());
   }
@@ -45,6 +47,7 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   if (ec) {
     return manage_failure(ErrorCode::io_error, "Cannot resolve " + skill.dir.string() + ": " + ec.message());
   }
+  ManageLedgerRecord record(ctx, request, layer, skill.root, skill.dir, true);
   FileTransaction transaction;
   if (auto made = transaction.make_parents(target, skill_root); !made) {
     transaction.rollback();
@@ -54,6 +57,7 @@ ManageResult manage_write_file(const Context& ctx, const Config& cfg, const Mana
   if (!warnings) {
     return std::move(warnings.error());
   }
+  record.commit(*warnings);
   ManageResult out;
   out.success = true;
   out.message = "File '" + sanitize_utf8(*request.file_path) + "' written to skill " + quoted_name(request.name) + ".";

@@ -26,7 +26,9 @@
 
 #include "core/discovery/roots.hpp"
 #include "core/files/folder_swap.hpp"
+#include "core/files/read_file.hpp"
 #include "core/files/rename.hpp"
+#include "core/ledger/ledger_record.hpp"
 #include "core/limits.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/sync/bundled_manifest.hpp"
@@ -39,7 +41,6 @@
 #include "core/sync/skill_index.hpp"
 #include "core/sync/sync_lock.hpp"
 #include "core/tenancy/permissions.hpp"
-#include "core/files/read_file.hpp"
 #include "core/util/strict_json.hpp"
 
 namespace skillrt::core::sync {
@@ -104,6 +105,9 @@ private:
   void remove_stale_staging(const fs::path& dest);
   void record(const std::string& name, const std::string& hash);
   void publish(ChangeKind kind, const std::string& name, const fs::path& dir);
+  // The ledger record of one change to `dest` (the shared ledger: actor sync).
+  LedgerFolderRecord ledger_record(const BundledSkill& skill, const fs::path& dest, LedgerAction action, bool exists);
+  void ledger_commit(LedgerFolderRecord& record);
 
   const Context& m_ctx;
   const Config& m_cfg;
@@ -271,6 +275,8 @@ void SyncRun::copy_new(const BundledSkill& skill, const fs::path& dest) {
     m_out.errors.push_back(skill.name + ": not copied (retried next sync): " + copied.error().message);
     return;
   }
+  LedgerFolderRecord ledger =
+      ledger_record(skill, dest, m_options.restore == skill.name ? LedgerAction::reset : LedgerAction::sync, false);
   // A first copy replaces nothing, so it needs no record: one no-replace rename.
   files::FolderSwap swap;
   swap.staged = staged;
@@ -282,6 +288,7 @@ void SyncRun::copy_new(const BundledSkill& skill, const fs::path& dest) {
     return;
   }
   record(skill.name, skill.hash);
+  ledger_commit(ledger);
   m_out.copied.push_back(skill.name);
   publish(ChangeKind::created, skill.name, dest);
 }
@@ -307,6 +314,8 @@ void SyncRun::replace_with_bundled(const BundledSkill& skill, const fs::path& de
   }
   std::error_code ec;
   fs::create_directories(m_root / k_journal_dir, ec);
+  LedgerFolderRecord ledger =
+      ledger_record(skill, dest, m_options.restore == skill.name ? LedgerAction::reset : LedgerAction::update, true);
   files::FolderSwap swap;
   swap.staged = staged;
   swap.target = dest;
@@ -324,8 +333,23 @@ void SyncRun::replace_with_bundled(const BundledSkill& skill, const fs::path& de
     return;
   }
   record(skill.name, skill.hash);
+  ledger_commit(ledger);
   m_out.updated.push_back(skill.name);
   publish(ChangeKind::updated, skill.name, dest);
+}
+
+LedgerFolderRecord SyncRun::ledger_record(const BundledSkill& skill, const fs::path& dest, LedgerAction action,
+                                          bool exists) {
+  // Under the sync lock, before the swap: the entry's before is the user's copy.
+  return LedgerFolderRecord(
+      m_ctx, LedgerWho{LedgerActor::sync, "", action, Layer::shared, "bundled " + skill.relative.generic_string()},
+      m_root, dest, exists);
+}
+
+void SyncRun::ledger_commit(LedgerFolderRecord& record) {
+  if (auto warning = record.commit()) {
+    m_out.warnings.push_back(std::move(*warning));
+  }
 }
 
 Result<void> SyncRun::check_swap_record(const files::SwapRecord& record, const std::string& name) const {

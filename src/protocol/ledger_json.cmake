@@ -1,0 +1,3 @@
+list(APPEND SKILLRT_PROTOCOL_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/ledger_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ledger_text.cpp)
