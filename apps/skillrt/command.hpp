@@ -35,6 +35,7 @@ std::unique_ptr<Command> make_commands_command();
 std::unique_ptr<Command> make_invoke_command();
 std::unique_ptr<Command> make_scan_command();
 std::unique_ptr<Command> make_db_command();  // cmd_db.cpp: database skills
+std::unique_ptr<Command> make_ledger_command();  // cmd_ledger.cpp: the audit log of skill changes
 std::unique_ptr<Command> make_search_command();  // cmd_search.cpp: relevant-skill search
 std::unique_ptr<Command> make_memory_command();  // cmd_memory.cpp: the user's memory stores
 std::unique_ptr<Command> make_todo_command();    // cmd_todo.cpp: the user's todo list
@@ -51,11 +52,12 @@ std::unique_ptr<Command> make_update_command();     // cmd_update.cpp
 std::unique_ptr<Command> make_audit_command();      // cmd_audit.cpp: rescan installed skills, drift
 std::unique_ptr<Command> make_keygen_command();     // cmd_keygen.cpp: ed25519 key pair
 std::unique_ptr<Command> make_sign_command();       // cmd_sign.cpp: sign a bundle
-std::unique_ptr<Command> make_ledger_command();  // cmd_ledger.cpp: the audit log of skill changes
 // Skills that learn (issue 2/6).
 std::unique_ptr<Command> make_review_command();   // cmd_review.cpp: one background review now
 std::unique_ptr<Command> make_pending_command();  // cmd_pending.cpp: the approval inbox
 std::unique_ptr<Command> make_usage_command(const char* verb);  // cmd_usage.cpp: pin / unpin / adopt
+std::unique_ptr<Command> make_curate_command();   // cmd_curate.cpp: age agent-made skills
+std::unique_ptr<Command> make_promote_command();  // cmd_promote.cpp: move a skill between folders
 // skill_manage, one command per action (cmd_manage.cpp).
 std::unique_ptr<Command> make_manage_command(core::ManageAction action);
 

@@ -67,18 +67,20 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_invoke_command());
   commands.push_back(skillrt::app::make_scan_command());
   commands.push_back(skillrt::app::make_db_command());
+  commands.push_back(skillrt::app::make_ledger_command());
   commands.push_back(skillrt::app::make_search_command());
   commands.push_back(skillrt::app::make_memory_command());
   commands.push_back(skillrt::app::make_todo_command());
   commands.push_back(skillrt::app::make_token_command());
   commands.push_back(skillrt::app::make_mcp_command());
   commands.push_back(skillrt::app::make_serve_command());
-  commands.push_back(skillrt::app::make_ledger_command());
   commands.push_back(skillrt::app::make_review_command());
   commands.push_back(skillrt::app::make_pending_command());
   for (const char* verb : {"pin", "unpin", "adopt"}) {
     commands.push_back(skillrt::app::make_usage_command(verb));
   }
+  commands.push_back(skillrt::app::make_curate_command());
+  commands.push_back(skillrt::app::make_promote_command());
   commands.push_back(skillrt::app::make_sync_command());
   commands.push_back(skillrt::app::make_reset_command());
   commands.push_back(skillrt::app::make_install_command());

@@ -256,6 +256,7 @@ Config load_config(const fs::path& path) {
   }
   config.skills = read_skills(skills);
   config.learning = read_learning_config(config.document, config.problems);
+  config.folders = read_folder_policies(config.document, config.problems);
   if (const YamlNode* database = config.document.get("database"); database != nullptr && database->is_mapping()) {
     if (const YamlNode* url = database->get("url"); url != nullptr && url->is_scalar() && !url->is_null()) {
       config.database.url = std::string(trim_ascii_space(url->text()));

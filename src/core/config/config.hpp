@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/folder_policy.hpp"
 #include "core/config/learning_config.hpp"
 #include "core/yaml/yaml_node.hpp"
 #include "skillrt/result.hpp"
@@ -42,6 +43,7 @@ struct Config {
   SkillsConfig skills;
   DatabaseConfig database;
   LearningConfig learning;  // nudges, write approval, the review's model (learning_config.hpp)
+  FolderPolicies folders = default_folder_policies();  // skills.folders (folder_policy.hpp)
   YamlNode document = YamlNode::make_mapping({});  // the whole file, for skills.config.* etc.
   std::filesystem::path path;
   bool exists = false;

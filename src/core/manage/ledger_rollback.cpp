@@ -1,6 +1,7 @@
 // File skills' rollbacks under the skill's writer lock (ledger_rollback.hpp).
 #include "core/manage/ledger_rollback.hpp"
 
+#include "core/manage/folder_owners.hpp"
 
 #include <system_error>
 
@@ -51,6 +52,7 @@ Result<LedgerRollback> rollback_skill_change(const Context& ctx, const Config& c
                                         undone.root + " is not a skills root of the " + layer_name(undone.layer) +
                                         " layer now");
   }
+  SKILLRT_TRY(check_folder_owner(ctx, cfg, folder.lexically_relative(fs::path(undone.root)).generic_string()));
 
   std::vector<std::string> warnings;
   for (const PendingLedgerRollback& pending : pending_ledger_rollbacks(ledger)) {

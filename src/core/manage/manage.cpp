@@ -1,6 +1,8 @@
 #include "core/manage/actions.hpp"
+#include "core/manage/folder_owners.hpp"
 #include "core/manage/guard_hook.hpp"
 #include "core/manage/manage_request.hpp"
+#include "core/manage/skill_locator.hpp"
 #include "core/events/event_bus.hpp"
 #include "core/prompt/invalidate.hpp"
 #include "core/tenancy/permissions.hpp"
@@ -112,6 +114,24 @@ ChangeKind change_kind_of(ManageAction action) {
 
 ManageResult dispatch(const Context& ctx, const Config& cfg, const ManageRequest& request);
 
+// A folder policy with owners (skills.folders.<f>.owners) lets only them
+// change the skills under it. Looked up only when some policy names owners,
+// so homes without any pay nothing.
+Result<void> check_folder_owners(const Context& ctx, const Config& cfg, const ManageRequest& request, Layer layer) {
+  if (!any_folder_owners(cfg)) {
+    return {};
+  }
+  if (request.action == ManageAction::create) {
+    return check_folder_owner(ctx, cfg, request.category.value_or(""));
+  }
+  const Catalog catalog = manage_catalog(ctx, cfg);
+  auto located = locate_managed_skill(ctx, catalog, request.name, false, layer);
+  if (!located) {
+    return {};  // the action reports the lookup failure itself
+  }
+  return check_folder_owner(ctx, cfg, located->dir.lexically_relative(located->root).generic_string());
+}
+
 } // namespace
 
 ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageRequest& request) {
@@ -121,6 +141,9 @@ ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageReq
   const std::string owner = layer == Layer::user && ctx.user_id ? *ctx.user_id : std::string();
   if (auto allowed = check_permission(ctx, operation_of(request.action), layer, owner); !allowed) {
     return manage_failure(allowed.error().code, allowed.error().message);
+  }
+  if (auto owned = check_folder_owners(ctx, cfg, request, layer); !owned) {
+    return manage_failure(owned.error());
   }
   ManageResult out = dispatch(ctx, cfg, request);
   if (out.success && out.changed_skill_md) {

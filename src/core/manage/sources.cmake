@@ -7,6 +7,7 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/edit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_path_rules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/guard_hook.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/folder_owners.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ledger_hook.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ledger_rollback.cpp
   ${CMAKE_CURRENT_LIST_DIR}/manage.cpp

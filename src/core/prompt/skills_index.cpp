@@ -154,6 +154,15 @@ RenderedIndex build_unguarded(const Context& ctx, const Config& cfg, const Promp
         hidden_by_conditions(conditions_of(record, snapshot ? &*snapshot : nullptr), options.tools)) {
       continue;
     }
+    // A folder whose policy keeps it out of the index (archive/ by default):
+    // its skills stay listed and viewable, they just cost no prompt tokens.
+    if (const std::string_view folder = field_text(record.index_category).substr(
+            0, field_text(record.index_category).find('/'));
+        !folder.empty()) {
+      if (const FolderPolicy* policy = cfg.folders.for_folder(folder); policy != nullptr && !policy->index) {
+        continue;
+      }
+    }
     IndexEntry& entry = entries.emplace_back();
     entry.name = field_string(record.name);
     entry.description = index_description(catalog.description(record));

@@ -1,0 +1,3 @@
+list(APPEND SKILLRT_CORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/curate.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/skill_move.cpp)
