@@ -1,5 +1,6 @@
 // The four tools: Hermes' skills_list, skill_view and skill_manage, plus
-// skills_search. Each answers Hermes' JSON object (src/protocol) twice: as
+// skills_search (their schemas: protocol/skill_tools). skill_manage passes
+// the approval gate (core/proposals/approval_gate) as an agent's write. Each answers Hermes' JSON object (src/protocol) twice: as
 // text for models and as structuredContent for programs. A failed operation
 // and an argument of the wrong type are isError results (the model can read
 // and fix them); only an unknown tool or a malformed call is a protocol error.
@@ -11,85 +12,36 @@
 
 #include "core/limits.hpp"
 #include "core/manage/manage_request.hpp"
+#include "core/proposals/approval_gate.hpp"
 #include "core/search/search_skills.hpp"
 #include "core/view/skill_view.hpp"
 #include "mcp/server_state.hpp"
 #include "protocol/catalog_json.hpp"
-#include "protocol/manage_json.hpp"
+#include "protocol/review_json.hpp"
+#include "protocol/skill_tools.hpp"
 #include "protocol/search_json.hpp"
 #include "protocol/view_json.hpp"
 
 namespace skillrt::mcp {
 namespace {
 
-Json string_property(const char* description) { return Json{{"type", "string"}, {"description", description}}; }
-
-Json tool(const char* name, const char* title, const char* description, Json properties,
-          std::vector<std::string> required, bool read_only) {
-  Json schema = Json::object();
-  schema["type"] = "object";
-  schema["properties"] = std::move(properties);
-  if (!required.empty()) {
-    schema["required"] = required;
-  }
-  Json out = Json::object();
-  out["name"] = name;
-  out["title"] = title;
-  out["description"] = description;
-  out["inputSchema"] = std::move(schema);
-  Json annotations = Json::object();
-  annotations["title"] = title;
-  annotations["readOnlyHint"] = read_only;
-  if (!read_only) {
-    annotations["destructiveHint"] = true;
-  }
-  annotations["openWorldHint"] = false;
-  out["annotations"] = std::move(annotations);
-  return out;
-}
-
+// The MCP shape of the shared skill tool definitions (protocol/skill_tools):
+// each with its annotations.
 Json build_definitions() {
   Json tools = Json::array();
-  tools.push_back(tool("skills_list", "List skills",
-                       "List the skills available to you: name, description, category, path and source of each, "
-                       "sorted by category then name. Call skill_view with a name to load one.",
-                       Json{{"category", string_property("Only skills of this category (exact match)")}}, {}, true));
-  tools.push_back(tool(
-      "skill_view", "View a skill",
-      "Load a skill's full instructions (SKILL.md, preprocessed) with its tags, linked files and readiness, or "
-      "one of its linked files when file_path is given.",
-      Json{{"name", string_property("Skill name, category/name, or a path relative to the skills directory")},
-           {"file_path", string_property("A file inside the skill, e.g. references/api.md")}},
-      {"name"}, true));
-  Json action = Json{{"type", "string"},
-                     {"enum", {"create", "patch", "edit", "delete", "write_file", "remove_file"}},
-                     {"description", "What to do"}};
-  tools.push_back(tool(
-      "skill_manage", "Manage skills",
-      "Create, edit, patch or delete a skill, or write or remove one of its supporting files. create and edit "
-      "take the whole SKILL.md (frontmatter with name and description, then a body); patch replaces old_string "
-      "with new_string (fuzzy matching) in SKILL.md or in file_path.",
-      Json{{"action", std::move(action)},
-           {"name", string_property("The skill's name (lowercase letters, digits, '.', '_', '-'; at most 64)")},
-           {"content", string_property("create/edit: the whole SKILL.md")},
-           {"category", string_property("create: a category folder for the new skill")},
-           {"file_path", string_property("write_file/remove_file/patch: a path such as references/notes.md")},
-           {"file_content", string_property("write_file: the file's content")},
-           {"old_string", string_property("patch: the text to find")},
-           {"new_string", string_property("patch: the replacement (empty deletes the match)")},
-           {"replace_all", Json{{"type", "boolean"}, {"description", "patch: replace every match"}}},
-           {"absorbed_into", string_property("delete: the skill that took over this one's content")}},
-      {"action", "name"}, false));
-  tools.push_back(tool(
-      "skills_search", "Search skills",
-      "Find the skills most relevant to a task: full-text ranking over names, descriptions, tags and bodies of "
-      "your database skills, your own skills and the shared skills.",
-      Json{{"query", string_property("What the skill should be about")},
-           {"limit", Json{{"type", "integer"},
-                          {"minimum", 1},
-                          {"maximum", limits::k_search_max_limit},
-                          {"description", "Most results to return (default 5)"}}}},
-      {"query"}, true));
+  for (Json definition : protocol::skill_tool_definitions()) {
+    const bool read_only = definition["read_only"].get<bool>();
+    definition.erase("read_only");
+    Json annotations = Json::object();
+    annotations["title"] = definition["title"];
+    annotations["readOnlyHint"] = read_only;
+    if (!read_only) {
+      annotations["destructiveHint"] = true;
+    }
+    annotations["openWorldHint"] = false;
+    definition["annotations"] = std::move(annotations);
+    tools.push_back(std::move(definition));
+  }
   return tools;
 }
 
@@ -187,52 +139,20 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
   return tool_result(protocol::skill_file_json(std::get<core::SkillFile>(*answer)));
 }
 
-std::optional<core::ManageAction> parse_action(const std::string& action) {
-  using core::ManageAction;
-  for (ManageAction candidate : {ManageAction::create, ManageAction::edit, ManageAction::patch,
-                                 ManageAction::remove_skill, ManageAction::write_file, ManageAction::remove_file}) {
-    if (action == core::manage_action_name(candidate)) {
-      return candidate;
-    }
-  }
-  return std::nullopt;
-}
-
 MethodOutput run_skill_manage(Session::Impl& session, const Json& args) {
-  std::string error;
-  const auto action_name = string_arg(args, "action", error);
-  const auto name = string_arg(args, "name", error);
-  core::ManageRequest request;
-  request.content = string_arg(args, "content", error);
-  request.category = string_arg(args, "category", error);
-  request.file_path = string_arg(args, "file_path", error);
-  request.file_content = string_arg(args, "file_content", error);
-  request.old_string = string_arg(args, "old_string", error);
-  request.new_string = string_arg(args, "new_string", error);
-  request.absorbed_into = string_arg(args, "absorbed_into", error);
-  if (const auto replace_all = args.find("replace_all"); replace_all != args.end() && !replace_all->is_null()) {
-    if (!replace_all->is_boolean()) {
-      error = error.empty() ? "Argument 'replace_all' must be a boolean." : error;
-    } else {
-      request.replace_all = replace_all->get<bool>();
-    }
+  Result<core::ManageRequest> request = protocol::manage_request_from_json(args);
+  if (!request) {
+    return argument_error(request.error().message);
   }
-  if (!error.empty()) {
-    return argument_error(error);
-  }
-  if (!action_name) {
-    return argument_error("Argument 'action' is required.");
-  }
-  const auto action = parse_action(*action_name);
-  if (!action) {
-    return argument_error("Unknown action '" + *action_name +
-                          "'. Use: create, edit, patch, delete, write_file, remove_file");
-  }
-  request.action = *action;
-  request.name = name.value_or("");
-  // A successful write publishes its change event on our bus; every entitled
-  // session's subscription drops the snapshots and notifies its client.
-  return tool_result(protocol::skill_manage_json(session.ctx, session.server->options.config, request));
+  request->actor = core::LedgerActor::agent;
+  // The approval gate: skills.write_approval (all or a list) and folders with
+  // `approval: all` stage the write as a proposal; a guard "ask" is staged
+  // for a person instead of ending here. A successful live write publishes
+  // its change event on our bus; every entitled session's subscription drops
+  // the snapshots and notifies its client.
+  const core::GatedWrite write = core::gated_write(session.ctx, session.server->options.config, *request,
+                                                   core::WriteOrigin::agent, session.ctx.session_id);
+  return tool_result(protocol::gated_write_json(write));
 }
 
 MethodOutput run_skills_search(Session::Impl& session, const Json& args) {

@@ -62,6 +62,16 @@ Json proposals_list_json(const std::vector<core::Proposal>& proposals, const std
   return out;
 }
 
+Json gated_write_json(const core::GatedWrite& write) {
+  Json answer = manage_result_json(write.result);
+  if (write.proposal) {
+    answer["staged"] = true;
+    answer["pending_id"] = write.proposal->id;
+    answer["gist"] = write.proposal->gist;
+  }
+  return answer;
+}
+
 Json approve_json(const core::ApproveOutcome& outcome) {
   Json out = Json::object();
   out["success"] = outcome.result.success;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/proposals/approval_gate.hpp"
 #include "core/proposals/decide.hpp"
 #include "core/proposals/proposal.hpp"
 #include "core/review/review_engine.hpp"
@@ -18,6 +19,10 @@ Json proposal_json(const core::Proposal& proposal, bool detail);
 
 // {success: true, count, proposals: [...]} (no diffs), plus problems when some file did not read.
 Json proposals_list_json(const std::vector<core::Proposal>& proposals, const std::vector<std::string>& problems);
+
+// A gated skill_manage answer: the skill_manage JSON, plus Hermes' staged
+// fields (staged: true, pending_id, gist) when the write became a proposal.
+Json gated_write_json(const core::GatedWrite& write);
 
 // {success, proposal: {...}, result: <skill_manage answer>} for approve.
 Json approve_json(const core::ApproveOutcome& outcome);

@@ -8,8 +8,8 @@
 #include "core/review/review_files.hpp"
 #include "core/util/utf8.hpp"
 #include "protocol/catalog_json.hpp"
-#include "protocol/manage_json.hpp"
 #include "protocol/memory_json.hpp"
+#include "protocol/review_json.hpp"
 #include "protocol/skill_tools.hpp"
 #include "protocol/view_json.hpp"
 
@@ -157,7 +157,7 @@ std::string ReviewTools::call(const core::ChatToolCall& call, core::ReviewAction
     const std::string what =
         std::string(core::manage_action_name(request->action)) + " '" + core::sanitize_utf8(request->name) + "'";
     core::ReviewWriteOutcome outcome = m_session.write(*request);
-    Json answer = manage_result_json(outcome.result);
+    Json answer = gated_write_json(outcome);
     action.success = outcome.result.success;
     action.wrote = outcome.applied;
     action.summary = outcome.result.success ? what : what + " refused: " + outcome.result.error;
@@ -165,9 +165,6 @@ std::string ReviewTools::call(const core::ChatToolCall& call, core::ReviewAction
       action.proposal_id = outcome.proposal->id;
       action.proposal_state = core::proposal_state_name(outcome.proposal->state);
       action.summary = what + (outcome.proposal->state == core::ProposalState::pending ? " staged" : " quarantined");
-      answer["staged"] = true;
-      answer["pending_id"] = outcome.proposal->id;
-      answer["gist"] = outcome.proposal->gist;
     }
     return answer.dump();
   }

@@ -103,6 +103,12 @@ Result<ApproveOutcome> approve_proposal(const Context& ctx, const Config& cfg, c
   ManageRequest request = proposal.request;
   request.layer = proposal.layer;
   request.confirm = true;  // the person's approval answers the guard's "ask"; a "block" still blocks
+  // The ledger names who approved it and what proposed it.
+  request.actor = LedgerActor::user;
+  request.actor_id.clear();
+  request.ledger_action = LedgerAction::approve;
+  request.ledger_note = "proposal " + proposal.id + " (" + (proposal.origin == WriteOrigin::review ? "review" : "agent") +
+                        ")";
   outcome.result = manage_skill(ctx, apply_cfg, request);
   if (outcome.result.success) {
     proposal.state = ProposalState::applied;

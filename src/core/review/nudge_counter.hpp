@@ -12,10 +12,13 @@ struct NudgeIntervals {
   int memory = 10;  // memory.nudge_interval; 0 = off
 };
 
-// One finished turn as an agent (or the proxy) reports it.
+// A turn as an agent reports it (the turns API: the whole finished turn), or
+// one model call of it (the proxy: turn_ended only on the call that answered
+// without tool calls).
 struct TurnReport {
-  std::uint32_t tool_iterations = 0;  // model calls of the tool loop in this turn
-  bool user_turn = true;              // the turn began with a user message
+  std::uint32_t tool_iterations = 0;  // model calls of the tool loop reported now
+  bool user_turn = true;              // this report begins a turn with a user message
+  bool turn_ended = true;             // the turn is over: the counters are checked
   bool skill_written = false;         // skill_manage was called (and accepted)
   bool memory_written = false;        // the memory tool was called
   bool interrupted = false;
@@ -32,11 +35,16 @@ struct NudgeDecision {
 struct NudgeCounters {
   std::uint32_t iters_since_skill = 0;
   std::uint32_t turns_since_memory = 0;
+  bool memory_due = false;  // set when a turn starts at the memory interval, used when it ends
 };
 
-// Applies a turn to the counters and says whether a review is due. A review
-// is due only for a turn that ended with a final response and was not
-// interrupted; a counter that reaches its interval resets either way.
+// Applies a report to the counters and says whether a review is due. The
+// memory counter moves when a user turn starts (reaching its interval marks
+// the memory review due for that turn); the skill counter adds the model
+// calls and resets on a skill write. When the turn ends, a skill counter at
+// its interval resets and marks the skill review: either review is due only
+// when the turn ended with a final response and was not interrupted (else
+// both are dropped, as Hermes drops them).
 NudgeDecision apply_turn(NudgeCounters& counters, const NudgeIntervals& intervals, const TurnReport& turn);
 
 }  // namespace skillrt::core

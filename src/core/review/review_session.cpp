@@ -5,7 +5,7 @@
 #include "core/hub/hub_paths.hpp"
 #include "core/hub/lock_file.hpp"
 #include "core/manage/skill_locator.hpp"
-#include "core/proposals/stage.hpp"
+#include "core/proposals/approval_gate.hpp"
 #include "core/sync/bundled_manifest.hpp"
 #include "core/tenancy/user_home.hpp"
 #include "core/usage/usage_book.hpp"
@@ -157,6 +157,8 @@ ReviewWriteOutcome ReviewSession::write(ManageRequest request) {
   ReviewWriteOutcome outcome;
   request.confirm = false;  // the review never confirms a guard "ask" itself
   request.layer.reset();    // the review writes its user's own layer (the shared one without a user)
+  request.actor = LedgerActor::review;
+  request.actor_id.clear();
   if (touches_existing(request.action)) {
     const Catalog catalog = manage_catalog(m_ctx, m_cfg);
     auto located = locate_managed_skill(m_ctx, catalog, request.name, request.action == ManageAction::write_file,
@@ -180,32 +182,13 @@ ReviewWriteOutcome ReviewSession::write(ManageRequest request) {
     }
   }
 
-  if (write_needs_approval(m_cfg.learning.write_approval, WriteOrigin::review, request.name)) {
-    StageOptions options;
-    options.origin = WriteOrigin::review;
-    options.conversation = m_conversation;
-    StageOutcome staged = stage_proposal(m_ctx, m_cfg, request, options);
-    if (auto* failure = std::get_if<ManageResult>(&staged)) {
-      outcome.result = std::move(*failure);
-      return outcome;
-    }
-    Proposal& proposal = std::get<Proposal>(staged);
-    outcome.result.success = proposal.state == ProposalState::pending;
-    if (!outcome.result.success) {
-      outcome.result.code = ErrorCode::refused;
-      outcome.result.error = staged_message(proposal);
-    } else {
-      outcome.result.message = staged_message(proposal);
-    }
-    outcome.proposal = std::move(proposal);
+  GatedWrite gated = gated_write(m_ctx, m_cfg, request, WriteOrigin::review, m_conversation);
+  outcome.result = std::move(gated.result);
+  outcome.proposal = std::move(gated.proposal);
+  outcome.applied = gated.applied;
+  if (!outcome.applied) {
     return outcome;
   }
-
-  outcome.result = manage_skill(m_ctx, m_cfg, request);
-  if (!outcome.result.success) {
-    return outcome;
-  }
-  outcome.applied = true;
   const Layer layer = manage_target_layer(m_ctx, request);
   if (request.action == ManageAction::create) {
     // §2.10 step 4: a create by the review marks the skill agent-made.

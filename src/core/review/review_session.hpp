@@ -14,16 +14,13 @@
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "core/manage/manage_request.hpp"
-#include "core/proposals/proposal.hpp"
+#include "core/proposals/approval_gate.hpp"
 #include "core/review/review_snapshot.hpp"
 
 namespace skillrt::core {
 
-struct ReviewWriteOutcome {
-  ManageResult result;              // what the skill_manage call answers
-  std::optional<Proposal> proposal; // the write was staged (pending or quarantined)
-  bool applied = false;             // the write went live
-};
+// What one of the review's writes came to: refused, staged or applied.
+using ReviewWriteOutcome = GatedWrite;
 
 class ReviewSession {
  public:

@@ -112,6 +112,19 @@ TEST(NudgeCounter, FiresAtTheIntervalAndResetsOnWrites) {
   turn.tool_iterations = 20;
   turn.interrupted = true;
   EXPECT_FALSE(apply_turn(counters, intervals, turn).fire());
+  // Reported call by call (the proxy): nothing is checked until the turn ends.
+  NudgeCounters calls;
+  TurnReport call;
+  call.tool_iterations = 1;
+  call.turn_ended = false;
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_FALSE(apply_turn(calls, intervals, call).fire());
+    call.user_turn = false;
+  }
+  EXPECT_EQ(calls.iters_since_skill, 12U);
+  call.turn_ended = true;
+  EXPECT_TRUE(apply_turn(calls, intervals, call).review_skills);
+  EXPECT_EQ(calls.iters_since_skill, 0U);
   // 0 disables.
   NudgeCounters off;
   turn = TurnReport{};

@@ -99,6 +99,7 @@ class McpHome {
     options.watch = m_watch;
     options.debounce_ms = 50;
     options.view_cache_racy_window = m_view_racy_window;
+    options.config = m_config;
     // The real SQLite store in the test home, composed as apps/ does.
     options.store = store::store_source("", options.base);
     return options;
@@ -107,6 +108,8 @@ class McpHome {
   // Before the server starts: how old a file must be before a skill_view
   // answer computed from it is cached (the product waits 2 s).
   void set_view_racy_window(std::chrono::milliseconds window) { m_view_racy_window = window; }
+  // Before the server starts: the config it serves with.
+  void set_config(core::Config config) { m_config = std::move(config); }
 
   mcp::Server& server() {
     if (!m_server) {
@@ -135,6 +138,7 @@ class McpHome {
   TempTree m_tree;
   bool m_watch;
   std::chrono::milliseconds m_view_racy_window{2000};
+  core::Config m_config;
   std::unique_ptr<mcp::Server> m_server;
 };
 
