@@ -74,24 +74,11 @@ MethodOutput argument_error(const std::string& message) {
   return tool_result(payload);
 }
 
-// An optional string argument; `error` is set when it has another type.
-std::optional<std::string> string_arg(const Json& args, const char* key, std::string& error) {
-  const auto found = args.find(key);
-  if (found == args.end() || found->is_null()) {
-    return std::nullopt;
-  }
-  if (!found->is_string()) {
-    if (error.empty()) {
-      error = std::string("Argument '") + key + "' must be a string.";
-    }
-    return std::nullopt;
-  }
-  return found->get<std::string>();
-}
+using protocol::string_argument;
 
 MethodOutput run_skills_list(Session::Impl& session, const Json& args) {
   std::string error;
-  const auto category = string_arg(args, "category", error);
+  const auto category = string_argument(args, "category", error);
   if (!error.empty()) {
     return argument_error(error);
   }
@@ -101,8 +88,8 @@ MethodOutput run_skills_list(Session::Impl& session, const Json& args) {
 
 MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
   std::string error;
-  const auto name = string_arg(args, "name", error);
-  const auto file_path = string_arg(args, "file_path", error);
+  const auto name = string_argument(args, "name", error);
+  const auto file_path = string_argument(args, "file_path", error);
   if (!error.empty()) {
     return argument_error(error);
   }
@@ -157,7 +144,7 @@ MethodOutput run_skill_manage(Session::Impl& session, const Json& args) {
 
 MethodOutput run_skills_search(Session::Impl& session, const Json& args) {
   std::string error;
-  const auto query = string_arg(args, "query", error);
+  const auto query = string_argument(args, "query", error);
   std::size_t limit = limits::k_search_default_limit;
   if (const auto given = args.find("limit"); given != args.end() && !given->is_null()) {
     if (!given->is_number_integer()) {

@@ -28,8 +28,9 @@ Json tool(const char* name, const char* title, const char* description, Json pro
   return out;
 }
 
-// An optional string argument; `error` keeps the first type error.
-std::optional<std::string> string_arg(const Json& args, const char* key, std::string& error) {
+}  // namespace
+
+std::optional<std::string> string_argument(const Json& args, const char* key, std::string& error) {
   const auto found = args.find(key);
   if (found == args.end() || found->is_null()) {
     return std::nullopt;
@@ -42,8 +43,6 @@ std::optional<std::string> string_arg(const Json& args, const char* key, std::st
   }
   return found->get<std::string>();
 }
-
-}  // namespace
 
 Json skill_tool_definitions() {
   Json tools = Json::array();
@@ -112,16 +111,16 @@ Result<core::ManageRequest> manage_request_from_json(const Json& args) {
     return fail(ErrorCode::invalid_argument, "The arguments must be a JSON object.");
   }
   std::string error;
-  const auto action_name = string_arg(args, "action", error);
-  const auto name = string_arg(args, "name", error);
+  const auto action_name = string_argument(args, "action", error);
+  const auto name = string_argument(args, "name", error);
   core::ManageRequest request;
-  request.content = string_arg(args, "content", error);
-  request.category = string_arg(args, "category", error);
-  request.file_path = string_arg(args, "file_path", error);
-  request.file_content = string_arg(args, "file_content", error);
-  request.old_string = string_arg(args, "old_string", error);
-  request.new_string = string_arg(args, "new_string", error);
-  request.absorbed_into = string_arg(args, "absorbed_into", error);
+  request.content = string_argument(args, "content", error);
+  request.category = string_argument(args, "category", error);
+  request.file_path = string_argument(args, "file_path", error);
+  request.file_content = string_argument(args, "file_content", error);
+  request.old_string = string_argument(args, "old_string", error);
+  request.new_string = string_argument(args, "new_string", error);
+  request.absorbed_into = string_argument(args, "absorbed_into", error);
   if (const auto replace_all = args.find("replace_all"); replace_all != args.end() && !replace_all->is_null()) {
     if (!replace_all->is_boolean()) {
       error = error.empty() ? "Argument 'replace_all' must be a boolean." : error;

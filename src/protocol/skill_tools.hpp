@@ -4,6 +4,7 @@
 // messages the model is shown when they are wrong.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/manage/manage_request.hpp"
@@ -17,6 +18,10 @@ Json skill_tool_definitions();
 
 // The memory tool's definition in the same shape (the review offers it).
 Json memory_tool_definition();
+
+// An optional string argument of a tool call: nullopt when absent or null;
+// `error` keeps the first "Argument 'x' must be a string." the model is told.
+std::optional<std::string> string_argument(const Json& args, const char* key, std::string& error);
 
 // skill_manage's JSON arguments → a request; the error text is what the
 // model is told ("Argument 'x' must be a string.", "Unknown action ...").
