@@ -84,9 +84,7 @@ Layer manage_target_layer(const Context& ctx, const ManageRequest& request) {
   return ctx.user_id ? Layer::user : Layer::shared;
 }
 
-namespace {
-
-Operation operation_of(ManageAction action) {
+Operation manage_operation(ManageAction action) {
   switch (action) {
   case ManageAction::create:
     return Operation::create;
@@ -101,8 +99,10 @@ Operation operation_of(ManageAction action) {
   return Operation::update;
 }
 
+namespace {
+
 ChangeKind change_kind_of(ManageAction action) {
-  switch (operation_of(action)) {
+  switch (manage_operation(action)) {
   case Operation::create:
     return ChangeKind::created;
   case Operation::remove:
@@ -139,7 +139,7 @@ ManageResult manage_skill(const Context& ctx, const Config& cfg, const ManageReq
   // nothing about what the layer holds.
   const Layer layer = manage_target_layer(ctx, request);
   const std::string owner = layer == Layer::user && ctx.user_id ? *ctx.user_id : std::string();
-  if (auto allowed = check_permission(ctx, operation_of(request.action), layer, owner); !allowed) {
+  if (auto allowed = check_permission(ctx, manage_operation(request.action), layer, owner); !allowed) {
     return manage_failure(allowed.error().code, allowed.error().message);
   }
   if (auto owned = check_folder_owners(ctx, cfg, request, layer); !owned) {

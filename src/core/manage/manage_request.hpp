@@ -10,6 +10,7 @@
 #include "core/context.hpp"
 #include "core/ledger/ledger_entry.hpp"
 #include "core/tenancy/layer.hpp"
+#include "core/tenancy/permissions.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -82,6 +83,9 @@ struct ManageResult {
 // The layer `request` writes: its own choice, else the user's layer when ctx
 // has a user, else the shared layer.
 Layer manage_target_layer(const Context& ctx, const ManageRequest& request);
+
+// What the permission matrix calls an action (create, update, remove).
+Operation manage_operation(ManageAction action);
 
 // A failed result with a code and Hermes' message.
 ManageResult manage_failure(ErrorCode code, std::string error);

@@ -20,17 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Operation operation_of(ManageAction action) {
-  switch (action) {
-    case ManageAction::create:
-      return Operation::create;
-    case ManageAction::remove_skill:
-      return Operation::remove;
-    default:
-      return Operation::update;
-  }
-}
-
 // The one line a person reads in the inbox list.
 std::string gist_of(const ManageRequest& request, const diff::TreeDiff& change) {
   std::size_t added = 0;
@@ -74,7 +63,7 @@ StageOutcome stage_proposal(const Context& ctx, const Config& cfg, const ManageR
   const Layer layer = manage_target_layer(ctx, request);
   const std::string owner = layer == Layer::user && ctx.user_id ? *ctx.user_id : std::string();
   // The same permission manage would ask: a proposal nobody could apply is refused now.
-  if (auto allowed = check_permission(ctx, operation_of(request.action), layer, owner); !allowed) {
+  if (auto allowed = check_permission(ctx, manage_operation(request.action), layer, owner); !allowed) {
     return manage_failure(allowed.error());
   }
 
