@@ -94,6 +94,7 @@ assert_exit 0
 assert_eq applied "$(json_get "$RUN_OUT" .proposal.state)"
 run_skillrt --home "$home" --json list
 assert_contains "$RUN_OUT" flaky-test-triage "listed after approval"
+[[ -f "$home/skills/generated/testing/flaky-test-triage/SKILL.md" ]] || fail "the review's skill did not land in generated/"
 assert_eq agent "$(jq -r '.skills["flaky-test-triage"].created_by' "$home/skills/.usage.json")" "usage record"
 run_skillrt --home "$home" --json pending approve "$proposal"
 assert_exit 1

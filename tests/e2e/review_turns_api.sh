@@ -93,7 +93,7 @@ run_skillrt --home "$home" --user alice --org org1 --json pending approve "$prop
 assert_exit 1
 run_skillrt --home "$home" --user bob --org org1 --json pending approve "$proposal"
 assert_exit 0
-[[ -f "$home/users/bob/skills/release-checklist/SKILL.md" ]] || fail "the approved skill is not in bob's layer"
+[[ -f "$home/users/bob/skills/generated/release-checklist/SKILL.md" ]] || fail "the approved skill is not in bob's generated/ folder"
 [[ ! -e "$home/skills/release-checklist" ]] || fail "the approved skill leaked into the shared layer"
 
 # Bad requests: JSON errors with fitting statuses.

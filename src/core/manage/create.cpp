@@ -54,6 +54,10 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
   if (auto ok = check_category(request.category); !ok) {
     return manage_failure(std::move(ok.error()));
   }
+  // The provenance folder is one segment, checked by the category rules.
+  if (auto ok = check_category(request.folder); !ok) {
+    return manage_failure(std::move(ok.error()));
+  }
   if (auto ok = check_skill_frontmatter(content); !ok) {
     return manage_failure(std::move(ok.error()));
   }
@@ -91,7 +95,9 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
     local = home->skills;
   }
   const std::string category = has_category(request) ? *request.category : std::string();
-  const fs::path parent = category.empty() ? local : local / category;
+  const bool in_folder = request.folder && !request.folder->empty();
+  const fs::path base = in_folder ? local / *request.folder : local;
+  const fs::path parent = category.empty() ? base : base / category;
   const fs::path target = parent / name;
   std::error_code ec;
   const bool category_existed = !category.empty() && fs::is_directory(parent, ec);
@@ -165,7 +171,7 @@ ManageResult manage_create(const Context& ctx, const Config& cfg, const ManageRe
   ManageLedgerRecord(ctx, request, layer, local, target, false).commit(warnings);
   out.success = true;
   out.message = "Skill '" + name + "' created.";
-  out.path = category.empty() ? name : category + "/" + name;
+  out.path = (in_folder ? *request.folder + "/" : std::string()) + (category.empty() ? name : category + "/" + name);
   out.skill_md = (target / "SKILL.md").string();
   out.changed_skill_md = out.skill_md;
   out.change_description =

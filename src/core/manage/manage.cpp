@@ -122,7 +122,8 @@ Result<void> check_folder_owners(const Context& ctx, const Config& cfg, const Ma
     return {};
   }
   if (request.action == ManageAction::create) {
-    return check_folder_owner(ctx, cfg, request.category.value_or(""));
+    // A new skill's top-level folder: its provenance folder, else its category.
+    return check_folder_owner(ctx, cfg, request.folder.value_or(request.category.value_or("")));
   }
   const Catalog catalog = manage_catalog(ctx, cfg);
   auto located = locate_managed_skill(ctx, catalog, request.name, false, layer);

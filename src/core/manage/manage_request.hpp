@@ -25,6 +25,9 @@ struct ManageRequest {
   std::string name;
   std::optional<std::string> content;       // create / edit: the whole SKILL.md
   std::optional<std::string> category;      // create only
+  // create only, not an agent's argument: a top-level provenance folder the
+  // new skill goes under (the background review's skills land in generated/).
+  std::optional<std::string> folder;
   std::optional<std::string> file_path;     // write_file / remove_file / patch of a supporting file
   std::optional<std::string> file_content;  // write_file
   std::optional<std::string> old_string;    // patch

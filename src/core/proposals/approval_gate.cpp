@@ -18,7 +18,7 @@ bool folder_requires_approval(const Context& ctx, const Config& cfg, const Manag
   }
   std::string rel;
   if (request.action == ManageAction::create) {
-    rel = request.category.value_or("") + "/";
+    rel = request.folder.value_or(request.category.value_or("")) + "/";
   } else {
     const Catalog catalog = manage_catalog(ctx, cfg);
     auto located = locate_managed_skill(ctx, catalog, request.name, false, manage_target_layer(ctx, request));

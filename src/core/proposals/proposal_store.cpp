@@ -62,6 +62,7 @@ Json request_json(const ManageRequest& request) {
               {"name", request.name},
               {"content", optional_text(request.content)},
               {"category", optional_text(request.category)},
+              {"folder", optional_text(request.folder)},
               {"file_path", optional_text(request.file_path)},
               {"file_content", optional_text(request.file_content)},
               {"old_string", optional_text(request.old_string)},
@@ -119,6 +120,7 @@ Result<ManageRequest> request_from_json(const Json& item) {
   SKILLRT_TRY_ASSIGN(request.name, read.text("name"));
   SKILLRT_TRY_ASSIGN(request.content, read.maybe_text("content"));
   SKILLRT_TRY_ASSIGN(request.category, read.maybe_text("category"));
+  SKILLRT_TRY_ASSIGN(request.folder, read.maybe_text("folder"));
   SKILLRT_TRY_ASSIGN(request.file_path, read.maybe_text("file_path"));
   SKILLRT_TRY_ASSIGN(request.file_content, read.maybe_text("file_content"));
   SKILLRT_TRY_ASSIGN(request.old_string, read.maybe_text("old_string"));

@@ -159,6 +159,10 @@ ReviewWriteOutcome ReviewSession::write(ManageRequest request) {
   request.layer.reset();    // the review writes its user's own layer (the shared one without a user)
   request.actor = LedgerActor::review;
   request.actor_id.clear();
+  if (request.action == ManageAction::create) {
+    // The review's new skills land in generated/ until a person promotes them.
+    request.folder = std::string(k_generated_folder);
+  }
   if (touches_existing(request.action)) {
     const Catalog catalog = manage_catalog(m_ctx, m_cfg);
     auto located = locate_managed_skill(m_ctx, catalog, request.name, request.action == ManageAction::write_file,

@@ -116,6 +116,14 @@ TEST_F(ReviewPolicy, WithoutApprovalTheWriteGoesLiveAndACreateIsMarkedAgentMade)
   create.content = skill_text("release-notes");
   ASSERT_TRUE(review.write(create).result.success);
   EXPECT_EQ((*find_usage(m_ctx, Layer::shared, "release-notes"))->created_by, SkillAuthor::agent);
+  // The review's new skills land in generated/.
+  EXPECT_TRUE(fs::exists(skills() / "generated" / "release-notes" / "SKILL.md"));
+  // The folder is the review's choice, never the model's: a hostile one is refused by the category rules.
+  ManageRequest hostile = create;
+  hostile.name = "other";
+  hostile.content = skill_text("other");
+  hostile.folder = "../escape";
+  EXPECT_FALSE(manage_skill(m_ctx, m_cfg, hostile).success);
 }
 
 TEST_F(ReviewPolicy, AUsersReviewNeverSeesOrWritesAnotherUsersSkills) {
