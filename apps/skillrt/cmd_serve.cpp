@@ -1,10 +1,16 @@
-// `skillrt serve [--listen HOST:PORT] [--allow-anonymous] [--allowed-host NAME]... [--threads N]`:
+// `skillrt serve [--listen HOST:PORT] [--allow-anonymous] [--allowed-host NAME]... [--threads N]
+//   [--upstream URL [--upstream-key-env NAME] [--upstream-timeout S]]`:
 // MCP over Streamable HTTP at http://HOST:PORT/mcp (issue 4/5 item 1). Every
 // request names its caller with `Authorization: Bearer <token>` (tokens from
 // `skillrt token create`, checked in the skills database); --allow-anonymous
 // lets token-less requests in as the anonymous caller, on loopback only.
 // Prints `listening http://HOST:PORT/mcp` once bound; SIGINT/SIGTERM stop it.
 // The same port serves the /api/ routes (api_routes.hpp) with the same tokens.
+// With --upstream URL it is also an OpenAI-compatible proxy: agents point
+// their base URL at http://HOST:PORT/v1 and use a skillrt token as their API
+// key; the calls go to URL with the key from --upstream-key-env, and each one
+// moves the caller's nudge counters (proxy_observer.hpp). The proxy's URL is
+// printed on stderr (stdout keeps the one listening line scripts parse).
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -19,11 +25,14 @@
 #include "api_routes.hpp"
 #include "command.hpp"
 #include "core/review/review_scheduler.hpp"
+#include "core/view/dotenv.hpp"
 #include "mcp/server.hpp"
 #include "net/auth_cache.hpp"
 #include "net/http_rules.hpp"
 #include "net/mcp_http_server.hpp"
+#include "net/proxy_rules.hpp"
 #include "net/token_authenticator.hpp"
+#include "proxy_observer.hpp"
 #include "review_runner.hpp"
 #include "store/open_store.hpp"
 
@@ -84,6 +93,14 @@ class ServeCommand final : public Command {
     sub.add_option("--allowed-host", m_allowed_hosts,
                    "Host name accepted in Host/Origin besides the loopback names (repeatable)");
     sub.add_option("--threads", m_threads, "I/O threads (default 2)")->check(CLI::Range(1u, 64u));
+    sub.add_option("--upstream", m_upstream,
+                   "Also serve an OpenAI-compatible proxy at /v1 relaying to this chat-completions base URL "
+                   "(http://HOST:PORT/v1); each call counts towards the background review");
+    sub.add_option("--upstream-key-env", m_upstream_key_env,
+                   "Environment variable (or HOME/.env entry) holding the upstream's API key (default OPENAI_API_KEY)");
+    sub.add_option("--upstream-timeout", m_upstream_timeout_s,
+                   "Seconds to wait for the upstream's answer, and at most between two pieces of a stream (default 600)")
+        ->check(CLI::Range(1u, 86'400u));
   }
 
   Outcome run(const Invocation& inv) override {
@@ -97,6 +114,12 @@ class ServeCommand final : public Command {
                           "--allow-anonymous only works on a loopback address (127.0.0.1, ::1, localhost), not " +
                               address->host,
                           "serve");
+    }
+
+    if (!m_upstream.empty()) {
+      if (auto upstream = net::parse_upstream_url(m_upstream); !upstream) {
+        return finish_usage(inv.json, "--upstream: " + upstream.error().message, "serve");
+      }
     }
 
     // Where the database lives: --db, else database.url, else HOME/skillrt.db.
@@ -142,6 +165,15 @@ class ServeCommand final : public Command {
     http_options.threads = m_threads;
     http_options.allowed_hosts = m_allowed_hosts;
     http_options.allow_anonymous = m_allow_anonymous;
+    if (!m_upstream.empty()) {
+      net::ProxyOptions proxy;
+      proxy.upstream_url = m_upstream;
+      proxy.api_key = upstream_key(inv);
+      proxy.response_timeout_ms = m_upstream_timeout_s * 1000;
+      proxy.idle_timeout_ms = m_upstream_timeout_s * 1000;
+      proxy.observer = make_proxy_observer(inv.ctx, inv.config, reviews);
+      http_options.proxy = std::move(proxy);
+    }
 
     auto http = net::McpHttpServer::start(std::move(http_options), mcp_server,
                                           net::cache_authentications(net::token_store_authenticator(std::move(*tokens)),
@@ -153,6 +185,10 @@ class ServeCommand final : public Command {
     }
     std::cout << "listening http://" << url_host(address->host) << ':' << (*http)->bound_port() << "/mcp"
               << std::endl;
+    if (!m_upstream.empty()) {
+      std::cerr << "skillrt serve: OpenAI-compatible proxy at http://" << url_host(address->host) << ':'
+                << (*http)->bound_port() << "/v1 (relaying to " << m_upstream << ")" << std::endl;
+    }
 
     int received = 0;
     while (sigwait(&stop_signals, &received) != 0) {
@@ -169,6 +205,27 @@ class ServeCommand final : public Command {
   bool m_allow_anonymous = false;
   std::vector<std::string> m_allowed_hosts;
   unsigned m_threads = 2;
+  std::string m_upstream;
+  std::string m_upstream_key_env = "OPENAI_API_KEY";
+  unsigned m_upstream_timeout_s = 600;
+
+  // The upstream's key: the environment variable, else the same name in
+  // HOME/.env (as Hermes reads secrets); "" sends no Authorization (a local server).
+  std::string upstream_key(const Invocation& inv) const {
+    if (m_upstream_key_env.empty()) {
+      return {};
+    }
+    if (auto from_env = inv.ctx.env(m_upstream_key_env); from_env && !from_env->empty()) {
+      return *from_env;
+    }
+    const auto dotenv = core::load_dotenv(inv.ctx.home / ".env");
+    if (const auto found = dotenv.find(m_upstream_key_env); found != dotenv.end() && !found->second.empty()) {
+      return found->second;
+    }
+    std::cerr << "skillrt serve: no " << m_upstream_key_env
+              << " in the environment or HOME/.env: upstream requests carry no Authorization\n";
+    return {};
+  }
 };
 
 }  // namespace

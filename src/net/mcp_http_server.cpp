@@ -1,8 +1,9 @@
 // The Beast side of the Streamable HTTP transport: the listener, one
 // HttpConnection per accepted socket (keep-alive request loop), and
 // SseStream for the GET streams a connection turns into. The rules that need
-// no socket live in http_rules, session_registry and event_hub. This is the
-// only translation unit that includes Boost (it costs ~15 s to compile).
+// no socket live in http_rules, session_registry and event_hub. Requests for
+// the OpenAI-compatible proxy are handed to proxy_relay.cpp, the one other
+// translation unit that includes Boost (each costs ~15 s to compile).
 #include "net/mcp_http_server.hpp"
 
 #include <algorithm>
@@ -33,6 +34,7 @@
 
 #include "net/event_hub.hpp"
 #include "net/http_rules.hpp"
+#include "net/proxy_relay.hpp"
 #include "net/session_registry.hpp"
 
 namespace skillrt::net {
@@ -152,6 +154,10 @@ struct McpHttpServer::Impl {
   std::vector<std::thread> threads;
   // Runs the /api/ handler off the I/O threads (joined in ~Impl, after them).
   asio::thread_pool api_pool{options.api_threads == 0 ? 1u : options.api_threads};
+  // The OpenAI-compatible proxy (set when options.proxy is); stopped in ~Impl
+  // after the I/O threads. Relays still queued in ioc keep it alive until
+  // ioc destroys them.
+  std::shared_ptr<ProxyRuntime> proxy;
 };
 
 namespace {
@@ -406,7 +412,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void read_header() {
     m_parser.emplace();
     m_parser->header_limit(k_header_limit);
-    m_parser->body_limit(m_impl.options.max_body_bytes);
+    m_route = Route::mcp;
+    // The largest any route takes: the route's own limit is set once admit() knows it.
+    m_parser->body_limit(std::max<std::uint64_t>(m_impl.options.max_body_bytes, proxy_body_limit()));
     // A short deadline for the head: a client that connects and trickles
     // (or sends nothing) gives its socket back soon.
     m_stream.expires_after(
@@ -435,6 +443,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       }
       return send();
     }
+    const std::uint64_t limit = m_route == Route::proxy ? proxy_body_limit() : m_impl.options.max_body_bytes;
+    if (m_parser->content_length().value_or(0) > limit) {
+      return on_read_error(http::error::body_limit);
+    }
+    m_parser->body_limit(limit);
     if (expects_continue) {
       // curl and others wait for this before sending a large body.
       static constexpr std::string_view k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -475,6 +488,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
   void on_read_error(beast::error_code ec) {
+    if (ec == http::error::body_limit && m_route == Route::proxy) {
+      m_keep_alive = false;
+      prepare_proxy_error(http::status::payload_too_large,
+                          "Payload Too Large: the body exceeds " + std::to_string(proxy_body_limit()) + " bytes",
+                          "invalid_request_error");
+      return send();
+    }
     if (ec == http::error::body_limit) {
       m_keep_alive = false;
       return send_error(http::status::payload_too_large, k_transport_error,
@@ -514,9 +534,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       prepare_error(http::status::forbidden, k_transport_error, "Forbidden: Host or Origin header not allowed");
       return false;
     }
-    m_api = options.api && target_path(view(head.target())).starts_with("/api/");
-    if (m_api) {
+    if (options.api && target_path(view(head.target())).starts_with("/api/")) {
+      m_route = Route::api;
       return admit_api(head);
+    }
+    if (m_impl.proxy && target_path(view(head.target())).starts_with("/v1/")) {
+      m_route = Route::proxy;
+      return admit_proxy(head);
     }
     if (target_path(view(head.target())) != options.path) {
       prepare_error(http::status::not_found, k_transport_error, "Not Found");
@@ -638,10 +662,80 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     });
   }
 
+  // A request for the OpenAI-compatible proxy (openai_proxy.hpp): the same
+  // caller rules as /mcp; refusals in OpenAI's error shape, so an OpenAI
+  // client shows their message.
+  bool admit_proxy(const Request& head) {
+    const std::string_view path = target_path(view(head.target()));
+    const http::verb method = head.method();
+    const bool chat = path == "/v1/chat/completions";
+    const bool models = path == "/v1/models" || path.starts_with("/v1/models/");
+    if (!chat && !models) {
+      prepare_proxy_error(http::status::not_found,
+                          "skillrt proxy: no route " + std::string(path) +
+                              " (it relays /v1/chat/completions and /v1/models)",
+                          "invalid_request_error", "unknown_url");
+      return false;
+    }
+    if ((chat && method != http::verb::post) || (models && method != http::verb::get)) {
+      prepare_proxy_error(http::status::method_not_allowed, "Method Not Allowed", "invalid_request_error");
+      m_response.set(http::field::allow, chat ? "POST" : "GET");
+      return false;
+    }
+    m_caller.reset();
+    m_bearer.reset();
+    if (const auto authorization = header(head, http::field::authorization)) {
+      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
+        m_caller = m_impl.authenticate(*bearer);
+      }
+    } else if (m_impl.options.allow_anonymous) {
+      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
+    }
+    if (!m_caller) {
+      prepare_proxy_error(http::status::unauthorized,
+                          "Unauthorized: use a skillrt token (skillrt token create) as the API key",
+                          "invalid_request_error", "invalid_api_key");
+      m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
+      return false;
+    }
+    if (chat && !is_json_content_type(header(head, http::field::content_type).value_or(std::string_view{}))) {
+      prepare_proxy_error(http::status::unsupported_media_type,
+                          "Unsupported Media Type: Content-Type must be application/json", "invalid_request_error");
+      return false;
+    }
+    return true;
+  }
+
+  void prepare_proxy_error(http::status status, std::string_view message, std::string_view type,
+                           std::string_view code = {}) {
+    prepare(status);
+    m_response.set(http::field::content_type, "application/json");
+    m_response.body() = openai_error_body(message, type, code);
+  }
+
+  std::uint64_t proxy_body_limit() const {
+    return m_impl.options.proxy ? m_impl.options.proxy->max_request_bytes : 0;
+  }
+
+  // The relay takes the connection until the answer is through (proxy_relay.hpp).
+  void handle_proxy(Request& request) {
+    relay_to_upstream(m_impl.proxy, m_stream, std::move(request), *m_caller, m_keep_alive,
+                      std::chrono::milliseconds(m_impl.options.read_timeout_ms),
+                      [self = shared_from_this()](bool keep_alive) {
+                        if (!keep_alive || self->m_impl.stopped.load(std::memory_order_relaxed)) {
+                          return self->close();
+                        }
+                        self->read_header();
+                      });
+  }
+
   // An admitted request with its body.
   void handle(Request& request) {
-    if (m_api) {
+    if (m_route == Route::api) {
       return handle_api(request);
+    }
+    if (m_route == Route::proxy) {
+      return handle_proxy(request);
     }
     switch (request.method()) {
       case http::verb::post:
@@ -831,7 +925,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::optional<std::string> m_bearer;  // its token, kept for a GET only (set by admit)
   std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
   bool m_refused = false;                // reading the small body of a refused request
-  bool m_api = false;                    // the request being handled is under /api/ (set by admit)
+  enum class Route { mcp, api, proxy };
+  Route m_route = Route::mcp;            // where the request being handled goes (set by admit)
   std::array<char, 4096> m_discard{};
 };
 
@@ -985,6 +1080,9 @@ Impl::~Impl() {
   stop();
   join();
   api_pool.join();
+  if (proxy) {
+    stop_proxy_runtime(*proxy);
+  }
   // No I/O thread runs any more: end every session so the MCP server stops
   // calling our sinks before the pending handlers (and their sockets) go.
   for (const std::shared_ptr<HttpSession>& session : registry.remove_all()) {
@@ -1004,6 +1102,13 @@ Result<std::unique_ptr<McpHttpServer>> McpHttpServer::start(HttpOptions options,
     return fail(ErrorCode::invalid_argument, "the endpoint path must start with '/': " + options.path);
   }
   auto impl = std::make_unique<Impl>(std::move(options), server, std::move(authenticate), loopback);
+  if (impl->options.proxy) {
+    auto runtime = start_proxy_runtime(impl->ioc, *impl->options.proxy);
+    if (!runtime) {
+      return tl::unexpected(runtime.error());
+    }
+    impl->proxy = std::move(*runtime);
+  }
   if (Result<void> listening = impl->listen(); !listening) {
     return tl::unexpected(listening.error());
   }

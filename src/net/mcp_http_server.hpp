@@ -6,9 +6,10 @@
 //   GET    text/event-stream for server-initiated messages (list_changed …)
 //   DELETE ends the session
 // Sessions are named by the Mcp-Session-Id header given at initialize.
-// Paths under /api/ go to HttpOptions::api (api_handler.hpp) when it is set.
-// Every request first passes the Host/Origin check (DNS rebinding) and the
-// bearer-token check.
+// Paths under /api/ go to HttpOptions::api (api_handler.hpp) when it is set,
+// and POST /v1/chat/completions and GET /v1/models to the OpenAI-compatible
+// proxy (openai_proxy.hpp) when HttpOptions::proxy is. Every request first
+// passes the Host/Origin check (DNS rebinding) and the bearer-token check.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,7 @@
 #include "core/limits.hpp"
 #include "mcp/server.hpp"
 #include "net/api_handler.hpp"
+#include "net/openai_proxy.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::net {
@@ -70,6 +72,9 @@ struct HttpOptions {
   // Requests under /api/ (api_handler.hpp); unset: they are 404 like any other path.
   ApiHandler api;
   unsigned api_threads = 2;  // the handler's worker pool
+  // /v1/chat/completions and /v1/models relayed to an upstream (openai_proxy.hpp);
+  // unset: /v1/ paths are 404 like any other.
+  std::optional<ProxyOptions> proxy;
 };
 
 // Bearer value → caller, or nullopt when the token is not valid (401).

@@ -30,7 +30,9 @@ start_upstream() {
 }
 
 stop_upstream() {
-  exec {UPSTREAM_STDIN}>&- 2>/dev/null || true
+  # A brace group: `exec {fd}>&- 2>/dev/null` alone would leave the script's
+  # stderr on /dev/null for everything after it.
+  { exec {UPSTREAM_STDIN}>&-; } 2>/dev/null || true
   kill -TERM "$UPSTREAM_PID" 2>/dev/null || true
   wait "$UPSTREAM_PID" 2>/dev/null || true
 }
