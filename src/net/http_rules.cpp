@@ -35,15 +35,6 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 bool all_digits(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -53,10 +44,10 @@ bool all_digits(std::string_view text) {
 bool zero_quality(std::string_view params) {
   while (!params.empty()) {
     const std::size_t semi = params.find(';');
-    std::string_view param = trim(params.substr(0, semi));
+    std::string_view param = trim_http_whitespace(params.substr(0, semi));
     params = semi == std::string_view::npos ? std::string_view{} : params.substr(semi + 1);
     if (param.size() >= 2 && lower_ascii(param[0]) == 'q' && param[1] == '=') {
-      std::string_view value = trim(param.substr(2));
+      std::string_view value = trim_http_whitespace(param.substr(2));
       if (value.empty() || value[0] != '0') {
         return false;
       }
@@ -95,7 +86,7 @@ bool is_loopback_host(std::string_view host) {
 }
 
 std::string host_of_authority(std::string_view authority) {
-  authority = trim(authority);
+  authority = trim_http_whitespace(authority);
   if (authority.empty() || authority.find_first_of("/@?# ") != std::string_view::npos) {
     return {};
   }
@@ -151,7 +142,7 @@ bool request_origin_allowed(std::string_view host_header, std::optional<std::str
   if (!origin_header) {
     return true;
   }
-  std::string_view origin = trim(*origin_header);
+  std::string_view origin = trim_http_whitespace(*origin_header);
   std::string_view authority;
   if (origin.size() > 7 && iequals(origin.substr(0, 7), "http://")) {
     authority = origin.substr(7);
@@ -172,7 +163,7 @@ bool request_origin_allowed(std::string_view host_header, std::optional<std::str
 }
 
 bool accept_allows(std::string_view accept, std::string_view mime) {
-  accept = trim(accept);
+  accept = trim_http_whitespace(accept);
   if (accept.empty()) {
     return true;
   }
@@ -180,10 +171,10 @@ bool accept_allows(std::string_view accept, std::string_view mime) {
   const std::string_view type = mime.substr(0, slash);
   while (!accept.empty()) {
     const std::size_t comma = accept.find(',');
-    const std::string_view item = trim(accept.substr(0, comma));
+    const std::string_view item = trim_http_whitespace(accept.substr(0, comma));
     accept = comma == std::string_view::npos ? std::string_view{} : accept.substr(comma + 1);
     const std::size_t semi = item.find(';');
-    const std::string_view range = trim(item.substr(0, semi));
+    const std::string_view range = trim_http_whitespace(item.substr(0, semi));
     const std::string_view params = semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1);
     bool matches = iequals(range, mime) || range == "*/*";
     if (!matches && range.size() == type.size() + 2 && range.substr(type.size()) == "/*") {
@@ -198,15 +189,15 @@ bool accept_allows(std::string_view accept, std::string_view mime) {
 
 bool is_json_content_type(std::string_view content_type) {
   const std::size_t semi = content_type.find(';');
-  return iequals(trim(content_type.substr(0, semi)), "application/json");
+  return iequals(trim_http_whitespace(content_type.substr(0, semi)), "application/json");
 }
 
 std::optional<std::string> bearer_token(std::string_view authorization) {
-  authorization = trim(authorization);
+  authorization = trim_http_whitespace(authorization);
   if (authorization.size() < 7 || !iequals(authorization.substr(0, 6), "bearer") || authorization[6] != ' ') {
     return std::nullopt;
   }
-  const std::string_view token = trim(authorization.substr(7));
+  const std::string_view token = trim_http_whitespace(authorization.substr(7));
   if (token.empty() || token.find_first_of(" \t") != std::string_view::npos) {
     return std::nullopt;
   }
@@ -279,6 +270,16 @@ std::string sse_event(std::string_view message) {
 bool protocol_version_supported(std::string_view version) {
   const std::vector<std::string>& versions = mcp::supported_protocol_versions();
   return std::find(versions.begin(), versions.end(), version) != versions.end();
+}
+
+std::string_view trim_http_whitespace(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+    text.remove_suffix(1);
+  }
+  return text;
 }
 
 }  // namespace skillrt::net

@@ -33,6 +33,10 @@ bool host_name_allowed(std::string_view name, const std::vector<std::string>& al
 bool request_origin_allowed(std::string_view host_header, std::optional<std::string_view> origin_header,
                             bool loopback_listener, const std::vector<std::string>& allowed_hosts);
 
+// A header value without the optional whitespace (spaces and tabs) around it
+// (RFC 9110 §5.6.3).
+std::string_view trim_http_whitespace(std::string_view text);
+
 // True when an Accept header value admits `mime` ("type/subtype"): listed
 // explicitly, through "type/*" or "*/*", with q > 0. A missing or empty
 // header admits everything.

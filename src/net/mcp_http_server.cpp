@@ -34,6 +34,7 @@
 
 #include "net/event_hub.hpp"
 #include "net/http_rules.hpp"
+#include "net/proxy_rules.hpp"
 #include "net/proxy_relay.hpp"
 #include "net/session_registry.hpp"
 
@@ -83,22 +84,10 @@ bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == http::make_error_code(http::error::bad_method).category();
 }
 
+// One chunk of a chunked body (an event of a GET stream).
 std::string chunk_of(std::string_view payload) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  char size[sizeof(std::size_t) * 2];
-  std::size_t length = 0;
-  std::size_t value = payload.size();
-  do {
-    size[sizeof size - 1 - length] = k_hex[value & 0x0f];
-    value >>= 4;
-    ++length;
-  } while (value != 0);
   std::string chunk;
-  chunk.reserve(length + payload.size() + 4);
-  chunk.append(size + sizeof size - length, length);
-  chunk += "\r\n";
-  chunk += payload;
-  chunk += "\r\n";
+  append_http_chunk(chunk, payload);
   return chunk;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "net/http_rules.hpp"
+
 namespace skillrt::net {
 namespace {
 
@@ -17,15 +19,6 @@ bool istarts_with(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && iequals(text.substr(0, prefix.size()), prefix);
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // RFC 9110 §7.6.1 and the de-facto ones (Keep-Alive, Proxy-Connection).
 constexpr std::array<std::string_view, 8> k_hop_by_hop = {"connection", "keep-alive", "proxy-authenticate",
@@ -161,12 +154,12 @@ std::chrono::milliseconds keep_alive_reuse_window(std::optional<std::string_view
   std::string_view params = *keep_alive;
   while (!params.empty()) {
     const std::size_t comma = params.find(',');
-    const std::string_view param = trim(params.substr(0, comma));
+    const std::string_view param = trim_http_whitespace(params.substr(0, comma));
     params = comma == std::string_view::npos ? std::string_view{} : params.substr(comma + 1);
     if (!istarts_with(param, "timeout=")) {
       continue;
     }
-    const std::string_view value = trim(param.substr(8));
+    const std::string_view value = trim_http_whitespace(param.substr(8));
     if (value.empty() || value.size() > 6 ||
         !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       return fallback;
@@ -181,7 +174,7 @@ std::chrono::milliseconds keep_alive_reuse_window(std::optional<std::string_view
 }
 
 bool is_event_stream(std::string_view content_type) {
-  const std::string_view type = trim(content_type.substr(0, content_type.find(';')));
+  const std::string_view type = trim_http_whitespace(content_type.substr(0, content_type.find(';')));
   return iequals(type, "text/event-stream");
 }
 
