@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "core/commands/invocation_message.hpp"
+#include "core/usage/usage_book.hpp"
 #include "protocol/commands_json.hpp"
 
 namespace skillrt::app {
@@ -30,6 +31,11 @@ public:
     }
     const auto invocation = core::build_invocation(inv.ctx, inv.config, input, m_runtime_note);
     const Json result = protocol::invocation_json(invocation);
+    if (invocation) {
+      for (const core::UsageSubject& used : invocation->used) {
+        (void)core::record_use(inv.ctx, used.layer, used.name);  // bookkeeping, never a failure
+      }
+    }
     const bool usage = !invocation && invocation.error().code == ErrorCode::invalid_argument;
     if (inv.json) {
       print_json(result);

@@ -1,10 +1,12 @@
-// `skillrt list [--category C]` = Hermes skills_list, plus `path` and `source`.
+// `skillrt list [--category C]` = Hermes skills_list, plus `path`, `source`
+// and `provenance` (where the skill came from, the folder policy over it).
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "command.hpp"
 #include "core/discovery/catalog.hpp"
+#include "core/provenance/provenance.hpp"
 #include "protocol/catalog_json.hpp"
 
 namespace skillrt::app {
@@ -27,13 +29,14 @@ class ListCommand final : public Command {
     if (!m_category.empty()) {
       category = m_category;
     }
+    const core::ProvenanceIndex provenance = core::ProvenanceIndex::load(inv.ctx, inv.config, catalog.roots);
     if (inv.json) {
       // Streamed: at 50k skills a JSON tree would triple peak memory.
-      protocol::write_list_json(std::cout, catalog, category, 2);
+      protocol::write_list_json(std::cout, catalog, category, 2, &provenance);
       std::cout.flush();
       return Outcome::ok;
     }
-    std::cout << protocol::list_text(catalog, category, inv.color);
+    std::cout << protocol::list_text(catalog, category, inv.color, &provenance);
     if (catalog.roots.untrusted_project) {
       std::cerr << "note: " << catalog.roots.untrusted_project->skill_count << " project skill(s) in "
                 << catalog.roots.untrusted_project->root.string()

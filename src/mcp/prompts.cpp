@@ -85,6 +85,9 @@ MethodResult get_prompt(Session::Impl& session, const Json& params) {
   const std::string config_path =
       config.path.empty() ? session.ctx.config_path().string() : config.path.string();
   const std::string message = core::render_single_invocation(*loaded, config_path, instruction, "");
+  if (const auto subject = core::command_usage_subject(command)) {
+    session.server->usage.note(session.ctx, subject->layer, subject->name, core::UsageEvent::use);
+  }
   Json content = Json::object();
   content["type"] = "text";
   content["text"] = protocol::json_text(message);

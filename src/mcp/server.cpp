@@ -267,6 +267,14 @@ void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
   bool shared = paths.empty();
   std::set<std::string> owners;
   for (const fs::path& path : paths) {
+    // The shared usage book (HOME/skills/.usage.json, its lock and its
+    // temporary file) changes with every batch of counted views: a count never
+    // changes what a skill says, and announcing it would make reads cause
+    // list_changed.
+    if (const std::string name = path.filename().string();
+        name.starts_with(".usage.json") || name.starts_with("..usage.json")) {
+      continue;
+    }
     const auto owner = owner_of(path, users_dirs);
     if (!owner) {
       continue;

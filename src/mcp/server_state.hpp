@@ -17,6 +17,7 @@
 #include "core/discovery/catalog.hpp"
 #include "core/events/event_bus.hpp"
 #include "core/store/skill_store.hpp"
+#include "core/usage/usage_tally.hpp"
 #include "core/watch/skill_watcher.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/server.hpp"
@@ -80,6 +81,9 @@ struct Server::Impl {
 
   mutable std::mutex sessions_mutex;
   std::vector<std::weak_ptr<Session::Impl>> sessions;
+
+  // skill_view and prompts/get counts, written in batches (usage_tally.hpp).
+  core::UsageTally usage;
 
   std::unique_ptr<core::SkillWatcher> watcher;
   std::map<std::string, std::string> store_stamps;  // user → change stamp (poller thread only)

@@ -103,6 +103,9 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
       for (const std::string& warning : hit->warnings) {
         session.log(k_log_level_warning, "warning", warning);
       }
+      if (hit->usage) {
+        session.server->usage.note(session.ctx, hit->usage->layer, hit->usage->name, core::UsageEvent::view);
+      }
       return tool_result_text(hit->payload_text, true);
     }
   }
@@ -118,6 +121,9 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
   if (const auto* doc = std::get_if<core::SkillDocument>(&*answer)) {
     std::string payload = dump_json(protocol::skill_document_json(*doc));
     MethodOutput result = tool_result_text(payload, true);
+    if (const auto subject = core::usage_subject(*doc)) {
+      session.server->usage.note(session.ctx, subject->layer, subject->name, core::UsageEvent::view);
+    }
     if (whole_skill) {
       snapshot->views.store(*name, *doc, session.ctx, config, std::move(payload), warnings);
     }

@@ -88,7 +88,7 @@ std::optional<ViewCache::Hit> ViewCache::find(const std::string& name) const {
     std::lock_guard lock(m_mutex);
     ++m_hits;
   }
-  return Hit{entry->payload_text, entry->warnings};
+  return Hit{entry->payload_text, entry->warnings, entry->usage};
 }
 
 void ViewCache::store(const std::string& name, const core::SkillDocument& doc, const core::Context& ctx,
@@ -114,6 +114,7 @@ void ViewCache::store(const std::string& name, const core::SkillDocument& doc, c
   Entry entry;
   entry.payload_text = std::move(payload_text);
   entry.warnings = warnings;
+  entry.usage = core::usage_subject(doc);
   const std::int64_t racy_after = now_ns() - m_racy_window_ns;
   for (fs::path& path : paths) {
     PathStamp stamp = stamp_path(path);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/view/skill_view.hpp"
+#include "core/view/view_usage.hpp"
 
 namespace skillrt::mcp {
 
@@ -45,6 +46,7 @@ class ViewCache {
   struct Hit {
     std::string payload_text;           // the serialized skill_view JSON (a success)
     std::vector<std::string> warnings;  // logged again on every hit
+    std::optional<core::UsageSubject> usage;  // the record a served view counts against
   };
 
   static constexpr std::int64_t k_racy_window_ns = 2'000'000'000;
@@ -68,6 +70,7 @@ class ViewCache {
   struct Entry {
     std::string payload_text;
     std::vector<std::string> warnings;
+    std::optional<core::UsageSubject> usage;
     std::vector<std::pair<std::filesystem::path, PathStamp>> dependencies;
   };
 

@@ -1,4 +1,5 @@
 #include "protocol/catalog_json.hpp"
+#include "protocol/provenance_json.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -142,7 +143,7 @@ class ListWriter {
 }  // namespace
 
 void write_list_json(std::ostream& out, const core::Catalog& catalog, const std::optional<std::string>& category,
-                     int indent) {
+                     int indent, const core::ProvenanceIndex* provenance) {
   if (catalog.listed.empty()) {
     out << list_json(catalog, category).dump(indent, ' ', false, Json::error_handler_t::replace);
     return;
@@ -186,6 +187,12 @@ void write_list_json(std::ostream& out, const core::Catalog& catalog, const std:
       w.newline(3);
       w.key("source");
       w.string(core::source_name(catalog.roots, record.tier));
+      if (provenance != nullptr) {
+        w.raw(",");
+        w.newline(3);
+        w.key("provenance");
+        w.raw(provenance_json(provenance->of(catalog, record)).dump(-1, ' ', false, Json::error_handler_t::replace));
+      }
       w.newline(2);
       w.raw(i + 1 < listing.size() ? "}," : "}");
     }

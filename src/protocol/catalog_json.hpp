@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/provenance/provenance.hpp"
 #include "core/config/config.hpp"
 #include "core/discovery/catalog.hpp"
 #include "protocol/yaml_json.hpp"
@@ -19,15 +20,19 @@ Json list_json(const core::Catalog& catalog, const std::optional<std::string>& c
 // Writes exactly list_json(catalog, category).dump(indent) (indent < 0 =
 // compact; invalid UTF-8 replaced) without building the JSON tree: at 50k
 // skills the tree alone would need ~50 MB.
+// With `provenance`, each skill also carries `provenance` (provenance_json.hpp):
+// the CLI's list shows it; MCP's skills_list keeps Hermes' shape.
 void write_list_json(std::ostream& out, const core::Catalog& catalog, const std::optional<std::string>& category,
-                     int indent);
+                     int indent, const core::ProvenanceIndex* provenance = nullptr);
 
 // doctor: {success, roots, shadowed, skipped, hidden, untrusted_project,
 // dropped_external_dirs, config_problems}.
 Json doctor_json(const core::Catalog& catalog, const core::Config& config);
 
-// A table of the listing (name, category, source, description) at most 100 columns wide.
-std::string list_text(const core::Catalog& catalog, const std::optional<std::string>& category, bool color);
+// A table of the listing (name, category, source, origin when `provenance`
+// is given, description) at most 100 columns wide.
+std::string list_text(const core::Catalog& catalog, const std::optional<std::string>& category, bool color,
+                      const core::ProvenanceIndex* provenance = nullptr);
 
 // The doctor report for people: roots with counts, then every shadowed,
 // hidden and skipped entry with its reason.

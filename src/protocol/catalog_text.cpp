@@ -27,7 +27,8 @@ std::string heading(std::string_view text, bool color) {
 
 }  // namespace
 
-std::string list_text(const core::Catalog& catalog, const std::optional<std::string>& category, bool color) {
+std::string list_text(const core::Catalog& catalog, const std::optional<std::string>& category, bool color,
+                      const core::ProvenanceIndex* provenance) {
   std::ostringstream out;
   if (catalog.listed.empty()) {
     out << "No skills found in skills/ directory.\n";
@@ -37,13 +38,20 @@ std::string list_text(const core::Catalog& catalog, const std::optional<std::str
   std::vector<std::vector<std::string>> rows;
   rows.reserve(listing.size());
   for (const core::SkillRecord* record : listing) {
-    rows.push_back({std::string(record->name), std::string(record->category.value_or("-")),
-                    std::string(core::source_name(catalog.roots, record->tier)),
-                    std::string(catalog.description(*record))});
+    std::vector<std::string>& row = rows.emplace_back();
+    row = {std::string(record->name), std::string(record->category.value_or("-")),
+           std::string(core::source_name(catalog.roots, record->tier))};
+    if (provenance != nullptr) {
+      row.emplace_back(core::provenance_kind_name(provenance->of(catalog, *record).kind));
+    }
+    row.push_back(catalog.description(*record));
   }
-  out << render_table(
-      {{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"SOURCE", 0}, {"DESCRIPTION", 0}}, rows,
-      color, k_table_width);
+  std::vector<TableColumn> columns{{"NAME", k_max_name_column}, {"CATEGORY", k_max_category_column}, {"SOURCE", 0}};
+  if (provenance != nullptr) {
+    columns.push_back({"ORIGIN", 0});
+  }
+  columns.push_back({"DESCRIPTION", 0});
+  out << render_table(columns, rows, color, k_table_width);
   out << listing.size() << (listing.size() == 1 ? " skill" : " skills");
   if (category) {
     out << " in category " << core::terminal_safe(*category, core::TerminalLayout::single_line);

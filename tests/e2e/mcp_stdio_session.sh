@@ -59,9 +59,12 @@ assert_eq 2025-06-18 "$(answer 1 '.result.protocolVersion')" "negotiated version
 assert_eq '["skills_list","skill_view","skill_manage","skills_search"]' "$(answer 2 '[.result.tools[].name]')" "tools"
 assert_eq 2 "$(answer 3 '.result.structuredContent.count')" "skills_list count"
 assert_eq false "$(answer 3 '.result.isError')" "skills_list isError"
-# The tool's JSON is exactly what `skillrt --json view` prints.
+# The tool's JSON is exactly what `skillrt --json view` prints, but for the
+# CLI's `provenance` (a person reading the CLI wants it; the MCP tool keeps
+# Hermes' shape).
 run_skillrt --home "$home" --json view deploy
-assert_eq "$(printf '%s' "$RUN_OUT" | jq -S -c .)" \
+assert_eq user "$(json_get "$RUN_OUT" .provenance.kind)" "the CLI names the provenance"
+assert_eq "$(printf '%s' "$RUN_OUT" | jq -S -c 'del(.provenance)')" \
   "$(printf '%s\n' "$(cat "$E2E_TMP/.mcp.out")" | jq -S -c 'select(.id == 4) | .result.structuredContent')" "skill_view JSON"
 RUN_OUT=$(cat "$E2E_TMP/.mcp.out")
 assert_eq "# API" "$(answer 5 '.result.structuredContent.content' | head -1)" "linked file"

@@ -12,8 +12,8 @@ echo "# API" >"$home/skills/tools/shaper/references/api.md"
 run_skillrt --home "$home" --json view shaper
 assert_exit 0
 assert_json_object
-assert_eq '["success","name","description","tags","related_skills","content","path","skill_dir","org_provenance","linked_files","usage_hint","required_environment_variables","required_commands","missing_required_environment_variables","missing_credential_files","missing_required_commands","setup_needed","setup_skipped","readiness_status","_source_path","compatibility","metadata","source"]' \
-  "$(json_get "$RUN_OUT" 'keys_unsorted')" "key order"
+assert_eq '["success","name","description","tags","related_skills","content","path","skill_dir","org_provenance","linked_files","usage_hint","required_environment_variables","required_commands","missing_required_environment_variables","missing_credential_files","missing_required_commands","setup_needed","setup_skipped","readiness_status","_source_path","compatibility","metadata","source","provenance"]' \
+  "$(json_get "$RUN_OUT" 'keys_unsorted')" "key order (Hermes' keys, then the CLI's provenance)"
 assert_eq shaper "$(json_get "$RUN_OUT" '.name')" "name"
 assert_eq "tools/shaper/SKILL.md" "$(json_get "$RUN_OUT" '.path')" "path"
 assert_eq "$home/skills/tools/shaper" "$(json_get "$RUN_OUT" '.skill_dir')" "skill_dir"

@@ -272,6 +272,9 @@ Result<Invocation> build_invocation(const Context& ctx, const Config& cfg, std::
     }
     loaded_keys.push_back(*key);
     out.skills.push_back(skill->name);
+    if (auto subject = command_usage_subject(commands.commands[*key])) {
+      out.used.push_back(std::move(*subject));
+    }
     loaded.push_back(std::move(*skill));
   }
   if (loaded.empty()) {

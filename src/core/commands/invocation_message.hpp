@@ -11,6 +11,7 @@
 #include "core/commands/skill_commands.hpp"
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/view/view_usage.hpp"
 #include "skillrt/result.hpp"
 
 namespace skillrt::core {
@@ -51,6 +52,9 @@ struct Invocation {
   std::string message;
   std::vector<std::string> skills;  // names loaded, in typed order
   std::vector<std::string> missing; // tokens that matched no skill (stacked form)
+  // The usage records the invocation counts a use against (view_usage.hpp):
+  // loaded skills of the local and user roots.
+  std::vector<UsageSubject> used;
 };
 
 // Splits "/a /b rest": up to k_max_stacked_skills distinct leading tokens that

@@ -111,4 +111,11 @@ std::optional<std::size_t> resolve_skill_command(const SkillCommands& commands, 
   return find_key("/" + dashed);
 }
 
+std::optional<UsageSubject> command_usage_subject(const SkillCommand& command) {
+  if (command.record == nullptr || (command.record->tier != Tier::local && command.record->tier != Tier::user)) {
+    return std::nullopt;
+  }
+  return UsageSubject{tier_layer(command.record->tier), std::filesystem::path(command.skill_dir).filename().string()};
+}
+
 } // namespace skillrt::core

@@ -10,6 +10,7 @@
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "core/discovery/catalog.hpp"
+#include "core/view/view_usage.hpp"
 
 namespace skillrt::core {
 
@@ -21,6 +22,10 @@ struct SkillCommand {
   std::string skill_dir;               // its directory
   const SkillRecord* record = nullptr; // into the catalog passed in
 };
+
+// The usage record an invocation of `command` counts a use against: skills
+// of the local and user roots only (view_usage.hpp).
+std::optional<UsageSubject> command_usage_subject(const SkillCommand& command);
 
 struct SkillCommands {
   std::vector<SkillCommand> commands; // sorted by command

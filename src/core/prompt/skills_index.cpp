@@ -156,16 +156,23 @@ RenderedIndex build_unguarded(const Context& ctx, const Config& cfg, const Promp
     }
     // A folder whose policy keeps it out of the index (archive/ by default):
     // its skills stay listed and viewable, they just cost no prompt tokens.
+    const FolderPolicy* policy = nullptr;
     if (const std::string_view folder = field_text(record.index_category).substr(
             0, field_text(record.index_category).find('/'));
         !folder.empty()) {
-      if (const FolderPolicy* policy = cfg.folders.for_folder(folder); policy != nullptr && !policy->index) {
+      policy = cfg.folders.for_folder(folder);
+      if (policy != nullptr && !policy->index) {
         continue;
       }
     }
     IndexEntry& entry = entries.emplace_back();
     entry.name = field_string(record.name);
     entry.description = index_description(catalog.description(record));
+    // Provenance in the index: the model should weigh a third-party or an
+    // agent-written skill as such ("[community] ", "[agent-created] ").
+    if (policy != nullptr && policy->trust && *policy->trust != "builtin" && *policy->trust != "trusted") {
+      entry.description.insert(0, "[" + *policy->trust + "] ");
+    }
     if (record.tier == Tier::project) {
       entry.description.insert(0, k_project_prefix);
     }

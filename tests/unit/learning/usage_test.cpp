@@ -6,6 +6,7 @@
 
 #include "../manage/manage_fixture.hpp"
 #include "core/usage/usage_book.hpp"
+#include "core/usage/usage_tally.hpp"
 #include "core/util/utc_time.hpp"
 
 namespace skillrt::core {
@@ -89,6 +90,73 @@ TEST_F(UsageBookTest, ASymlinkAtTheBookIsRefused) {
   ASSERT_FALSE(viewed);
   EXPECT_EQ(viewed.error().code, ErrorCode::refused);
   EXPECT_EQ(read(m_root / "elsewhere.json"), "{}");
+}
+
+TEST_F(UsageBookTest, TallyWritesItsCountsInOnePassAndKeepsThemWhenItCannot) {
+  {
+    UsageTally tally(std::chrono::hours(1), 1000);  // no automatic flush in this test
+    for (int i = 0; i < 3; ++i) {
+      tally.note(m_ctx, Layer::shared, "deploy", UsageEvent::view);
+    }
+    tally.note(m_ctx, Layer::shared, "deploy", UsageEvent::use);
+    EXPECT_EQ(tally.pending_events(), 4U);
+    EXPECT_FALSE(fs::exists(skills() / ".usage.json"));  // nothing written yet
+
+    // A book it cannot read keeps the counts for the next flush.
+    write(skills() / ".usage.json", "[1,");
+    auto failed = tally.flush();
+    ASSERT_FALSE(failed);
+    EXPECT_EQ(failed.error().code, ErrorCode::parse_error);
+    EXPECT_EQ(tally.pending_events(), 4U);
+    EXPECT_EQ(read(skills() / ".usage.json"), "[1,");
+
+    // Repaired (a pin made meanwhile), the next flush adds to it and keeps the pin.
+    fs::remove(skills() / ".usage.json");
+    ASSERT_TRUE(update_usage(m_ctx, Layer::shared, "deploy", [](UsageRecord& r) { r.pinned = true; }));
+    ASSERT_TRUE(tally.flush());
+    EXPECT_EQ(tally.pending_events(), 0U);
+    const auto record = *find_usage(m_ctx, Layer::shared, "deploy");
+    ASSERT_TRUE(record);
+    EXPECT_EQ(record->views, 3U);
+    EXPECT_EQ(record->uses, 1U);
+    EXPECT_TRUE(record->pinned);
+    EXPECT_TRUE(parse_iso8601_utc(record->last_used));
+
+    tally.note(m_ctx, Layer::shared, "deploy", UsageEvent::view);
+  }  // the destructor flushes what is left
+  EXPECT_EQ((*find_usage(m_ctx, Layer::shared, "deploy"))->views, 4U);
+}
+
+TEST_F(UsageBookTest, TallyFlushesAtItsEventThresholdAndLosesNothingUnderThreads) {
+  Context alice = m_ctx;
+  alice.user_id = "alice";
+  UsageTally tally(std::chrono::hours(1), 50);
+  constexpr int k_threads = 4;
+  constexpr int k_each = 120;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < k_threads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < k_each; ++i) {
+        tally.note(t % 2 == 0 ? m_ctx : alice, t % 2 == 0 ? Layer::shared : Layer::user, "busy", UsageEvent::view);
+      }
+    });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  // The threshold wrote most of it already, one pass per 50 events or so.
+  EXPECT_LT(tally.pending_events(), static_cast<std::size_t>(k_threads * k_each));
+  EXPECT_TRUE(fs::exists(skills() / ".usage.json"));
+  ASSERT_TRUE(tally.flush());
+  EXPECT_EQ((*find_usage(m_ctx, Layer::shared, "busy"))->views, static_cast<std::uint64_t>(2 * k_each));
+  EXPECT_EQ((*find_usage(alice, Layer::user, "busy"))->views, static_cast<std::uint64_t>(2 * k_each));
+}
+
+TEST_F(UsageBookTest, TallyCountsNothingForACallerWithoutABook) {
+  UsageTally tally;
+  tally.note(m_ctx, Layer::database, "notes", UsageEvent::use);  // database skills need a user
+  EXPECT_EQ(tally.pending_events(), 0U);
+  ASSERT_TRUE(tally.flush());
 }
 
 TEST(UtcTime, ParsesWhatItFormatsAndNothingElse) {
