@@ -7,7 +7,7 @@ home=$(make_home)
 pids=()
 for i in 1 2 3 4 5 6 7 8; do
   make_skill "$E2E_TMP/src/s$i" "skill-$i" "Skill number $i"
-  "$SKILLRT_BIN" --home "$home" --json install "$E2E_TMP/src/s$i" >"$E2E_TMP/out$i" 2>&1 </dev/null &
+  "$SKILLRT_BIN" --home "$home" --json install --category . "$E2E_TMP/src/s$i" >"$E2E_TMP/out$i" 2>&1 </dev/null &
   pids+=($!)
 done
 for i in "${!pids[@]}"; do

@@ -18,7 +18,12 @@ assert_eq '["alpha","beta"]' "$(json_get "$RUN_OUT" '[.skills[].name] | sort')" 
 assert_eq archive "$(jq -r '.installed.alpha.source' "$home/skills/.hub/lock.json")"
 [[ "$(jq -r '.installed.alpha.revision' "$home/skills/.hub/lock.json")" =~ ^sha256:[0-9a-f]{64}$ ]] ||
   fail "archive revision is the sha256 of the archive"
-[[ -f "$home/skills/alpha/SKILL.md" && -f "$home/skills/beta/SKILL.md" ]] || fail "skills not placed"
+# With no --category, third-party skills go under 3rd/<vendor>/ (the archive's name here).
+[[ -f "$home/skills/3rd/bundle/alpha/SKILL.md" && -f "$home/skills/3rd/bundle/beta/SKILL.md" ]] || fail "skills not placed"
+assert_eq 3rd/bundle/alpha "$(jq -r '.installed.alpha.install_path' "$home/skills/.hub/lock.json")"
+run_skillrt --home "$home" --json list
+assert_eq hub "$(json_get "$RUN_OUT" '.skills[] | select(.name == "alpha") | .provenance.kind')" "listed as from the hub"
+assert_eq community "$(json_get "$RUN_OUT" '.skills[] | select(.name == "alpha") | .provenance.trust')"
 
 # A subdir of the archive.
 home2=$(make_home)
@@ -45,6 +50,6 @@ run_skillrt --home "$home4" --json install "$E2E_TMP/evil.tar.gz"
 assert_exit 1
 assert_json_object
 assert_eq false "$(json_get "$RUN_OUT" '.success')"
-[[ ! -e "$home4/skills/evil" ]] || fail "a hostile archive was installed"
+[[ ! -e "$home4/skills/evil" && ! -e "$home4/skills/3rd" ]] || fail "a hostile archive was installed"
 [[ ! -e "$home4/escaped.txt" && ! -e "$home4/skills/escaped.txt" ]] || fail "an entry escaped"
 [[ -z "$(ls -A "$home4/skills/.hub/quarantine")" ]] || fail "quarantine not emptied"

@@ -17,7 +17,7 @@ git_in commit -qm v1
 git_in tag v1
 first=$(git -C "$repo" rev-parse HEAD)
 
-run_skillrt --home "$home" --json install "file://$repo//skills"
+run_skillrt --home "$home" --json install --category . "file://$repo//skills"
 assert_exit 0
 assert_json_object
 assert_eq git "$(jq -r '.installed.gitskill.source' "$home/skills/.hub/lock.json")"
@@ -65,7 +65,7 @@ assert_eq 0 "$(json_get "$RUN_OUT" '.issues')"
 
 # A pinned tag installs the old content.
 home2=$(make_home)
-run_skillrt --home "$home2" --json install "file://$repo//skills#v1"
+run_skillrt --home "$home2" --json install --category . "file://$repo//skills#v1"
 assert_exit 0
 assert_eq v1 "$(jq -r '.installed.gitskill.ref' "$home2/skills/.hub/lock.json")"
 assert_not_contains "$(cat "$home2/skills/gitskill/SKILL.md")" "A new step."

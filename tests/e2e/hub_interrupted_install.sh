@@ -21,7 +21,7 @@ home=$(make_home)
 RUN_CMD="SKILLRT_FAULT=rename:EIO:match=/ready/demo skillrt install"
 RUN_CODE=0
 SKILLRT_FAULT="rename:EIO:match=/ready/demo" LD_PRELOAD="$SKILLRT_FAULT_LIB" \
-  "$SKILLRT_BIN" --home "$home" --json install "$src" >"$E2E_TMP/out1" 2>/dev/null </dev/null || RUN_CODE=$?
+  "$SKILLRT_BIN" --home "$home" --json install --category . "$src" >"$E2E_TMP/out1" 2>/dev/null </dev/null || RUN_CODE=$?
 RUN_OUT=$(cat "$E2E_TMP/out1")
 assert_exit 1
 assert_eq failed "$(json_get "$RUN_OUT" '.skills[0].outcome')"
@@ -33,7 +33,7 @@ assert_eq '{}' "$(jq -c '.installed' "$home/skills/.hub/lock.json" 2>/dev/null |
 # 2. kill -9 while the move out of quarantine hangs.
 home=$(make_home)
 SKILLRT_FAULT="rename:sleep=120:match=/ready/demo" LD_PRELOAD="$SKILLRT_FAULT_LIB" \
-  "$SKILLRT_BIN" --home "$home" --json install "$src" >/dev/null 2>&1 </dev/null &
+  "$SKILLRT_BIN" --home "$home" --json install --category . "$src" >/dev/null 2>&1 </dev/null &
 installer=$!
 for _ in $(seq 1 200); do
   [[ -n "$(ls -A "$home/skills/.hub/pending" 2>/dev/null)" ]] && break
@@ -45,7 +45,7 @@ kill -9 "$installer"
 wait "$installer" 2>/dev/null || true
 [[ ! -e "$home/skills/demo" ]] || fail "visible in the root before the rename"
 [[ -n "$(ls -A "$home/skills/.hub/quarantine")" ]] || fail "expected the killed install's quarantine to remain"
-run_skillrt --home "$home" --json install "$other"
+run_skillrt --home "$home" --json install --category . "$other"
 assert_exit 0
 assert_eq false "$(json_get "$RUN_OUT" '.recovered[0].completed')" "recovery undid the install"
 [[ ! -e "$home/skills/demo" ]] || fail "recovery installed an unfinished skill"
@@ -56,7 +56,7 @@ assert_eq '["other"]' "$(jq -c '.installed | keys' "$home/skills/.hub/lock.json"
 # 3. kill -9 after the move, while lock.json is being replaced.
 home=$(make_home)
 SKILLRT_FAULT="rename:sleep=120:match=lock.json" LD_PRELOAD="$SKILLRT_FAULT_LIB" \
-  "$SKILLRT_BIN" --home "$home" --json install "$src" >/dev/null 2>&1 </dev/null &
+  "$SKILLRT_BIN" --home "$home" --json install --category . "$src" >/dev/null 2>&1 </dev/null &
 installer=$!
 for _ in $(seq 1 200); do
   [[ -f "$home/skills/demo/SKILL.md" ]] && break

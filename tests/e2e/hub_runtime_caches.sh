@@ -17,7 +17,7 @@ printf 'not really bytecode' >"$src/scripts/__pycache__/helper.cpython-311.pyc"
 printf 'finder' >"$src/.DS_Store"
 printf 'stray' >"$src/scripts/old.pyc"
 
-run_skillrt --home "$home" --json install "$src"
+run_skillrt --home "$home" --json install --category . "$src"
 assert_exit 0
 assert_eq installed "$(json_get "$RUN_OUT" '.skills[0].outcome')"
 installed="$home/skills/pytool"

@@ -12,7 +12,7 @@ run_skillrt --home "$home" --json install "$E2E_TMP/src/deploy" --category devop
 assert_exit 0
 run_skillrt --home "$home" --json install "$E2E_TMP/src/a-much-longer-skill-name" --category tools
 assert_exit 0
-run_skillrt --home "$home" --json install "$E2E_TMP/src/top"
+run_skillrt --home "$home" --json install --category . "$E2E_TMP/src/top"
 assert_exit 0
 echo "local edit" >>"$home/skills/devops/deploy/SKILL.md"
 

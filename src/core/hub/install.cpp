@@ -6,6 +6,7 @@
 #include "core/hub/hub_session.hpp"
 #include "core/hub/placement.hpp"
 #include "core/hub/quarantine.hpp"
+#include "core/hub/vendor_folder.hpp"
 #include "core/ledger/ledger_record.hpp"
 #include "core/manage/skill_lock.hpp"
 
@@ -23,6 +24,25 @@ AuditRecord blocked_record(const std::string& name, const std::string& identifie
     }
   }
   return r;
+}
+
+// Where a skill of this install goes: the category asked for; "." for the
+// root itself (Hermes' flat placement); with none asked, where the lock file
+// says it already is (a reinstall stays put), else 3rd/<vendor>/ so
+// third-party skills are told apart from the user's own at a glance.
+std::string install_category(const InstallRequest& request, const LockFile& lock, const FetchedSource& source,
+                             const std::string& name) {
+  if (request.category == ".") {
+    return {};
+  }
+  if (!request.category.empty()) {
+    return request.category;
+  }
+  if (const auto recorded = lock.installed.find(name); recorded != lock.installed.end()) {
+    const std::string parent = std::filesystem::path(recorded->second.install_path).parent_path().generic_string();
+    return parent;
+  }
+  return default_install_category(source.kind, source.identifier);
 }
 
 } // namespace
@@ -46,7 +66,7 @@ const char* skill_outcome_name(SkillOutcome outcome) {
 InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher& fetcher, const InstallRequest& request,
                               Progress* progress) {
   InstallOutcome out;
-  if (!request.category.empty()) {
+  if (!request.category.empty() && request.category != ".") {
     if (auto ok = validate_hub_category(request.category); !ok) {
       out.error = ok.error();
       return out;
@@ -87,11 +107,12 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
     options.config = &config;
     report.judgement = judge_skill(staged.dir, options);
 
-    auto plan = plan_target(paths, *lock, request.category, staged.name, request.force);
+    const std::string category = install_category(request, *lock, bundle->source, staged.name);
+    auto plan = plan_target(paths, *lock, category, staged.name, request.force);
     if (!plan) {
       report.outcome = SkillOutcome::blocked;
       report.reason = plan.error().message;
-      report.path = paths.root / (request.category.empty() ? staged.name : request.category + "/" + staged.name);
+      report.path = paths.root / (category.empty() ? staged.name : category + "/" + staged.name);
       (void)append_audit_line(paths.audit_log,
                               blocked_record(staged.name, out.identifier, report.judgement, plan.error().message));
       out.skills.push_back(std::move(report));

@@ -22,7 +22,7 @@ namespace skillrt::core::hub {
 
 struct InstallRequest {
   std::string source;              // SOURCE[//subdir][#ref]
-  std::string category;            // --category ("" = the root)
+  std::string category;            // --category: "" = 3rd/<vendor> (vendor_folder.hpp), "." = the root
   bool force = false;              // --force: reinstall, and override a force-overridable block
   std::optional<TrustLevel> trust; // --trust
   bool require_signature = false;  // --require-signature

@@ -26,10 +26,15 @@ using test::HubWorld;
 using test::write_skill;
 namespace fs = std::filesystem;
 
+// These tests place at the root (Hermes' placement, `--category .`) unless
+// they name a category; the default 3rd/<vendor>/ placement has its own test.
 InstallOutcome install(HubWorld& world, const fs::path& source, InstallRequest request = {},
                        const Config& config = {}) {
   FolderCopyFetcher fetcher;
   request.source = source.string();
+  if (request.category.empty()) {
+    request.category = ".";
+  }
   return install_skills(world.ctx, config, fetcher, request, nullptr);
 }
 
@@ -89,6 +94,31 @@ TEST(Install, SafeSkillLandsWithLockEntryAuditLineAndEvent) {
   struct stat st {};
   ASSERT_EQ(::stat((world.shared_root() / ".hub").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+TEST(Install, WithoutACategoryASkillGoesUnderItsVendorAndAReinstallStaysPut) {
+  HubWorld world;
+  const fs::path src = write_skill(world.tree, "vendors/Acme Tools", "lint");
+  FolderCopyFetcher fetcher;
+  InstallRequest request;
+  request.source = src.string();
+  InstallOutcome out = install_skills(world.ctx, Config{}, fetcher, request, nullptr);
+  ASSERT_TRUE(out.success) << (out.error ? out.error->message : out.skills.at(0).reason);
+  const fs::path target = world.shared_root() / "3rd" / "acme-tools" / "lint";
+  EXPECT_EQ(out.skills.at(0).path, target);
+  EXPECT_TRUE(fs::exists(target / "SKILL.md"));
+  EXPECT_EQ(lock_of(world.shared_root()).installed.at("lint").install_path, "3rd/acme-tools/lint");
+
+  // A reinstall finds it where the lock file says, whatever the source is called now.
+  const fs::path renamed = src.parent_path() / "renamed";
+  fs::rename(src, renamed);
+  request.source = renamed.string();
+  request.force = true;
+  out = install_skills(world.ctx, Config{}, fetcher, request, nullptr);
+  ASSERT_TRUE(out.success) << (out.error ? out.error->message : out.skills.at(0).reason);
+  EXPECT_EQ(out.skills.at(0).outcome, SkillOutcome::reinstalled);
+  EXPECT_EQ(out.skills.at(0).path, target);
+  EXPECT_FALSE(fs::exists(world.shared_root() / "3rd" / "renamed"));
 }
 
 TEST(Install, FolderNameComesFromTheFrontmatterNameAndCategoryNests) {
