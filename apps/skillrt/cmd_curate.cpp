@@ -1,11 +1,18 @@
-// `skillrt curate [--dry-run] [--stale-days N] [--archive-days N]`: the
-// curator's pass over the agent-made skills of the writable layer (--user:
-// the user's own): active → stale → archived (moved into archive/), never
-// deleted; pinned and person-made skills untouched.
+// `skillrt curate [--dry-run] [--no-merge] [--stale-days N] [--archive-days N]`:
+// the curator's pass over the agent-made skills of the writable layer
+// (--user: the user's own): active → stale → archived (moved into archive/),
+// never deleted; pinned and person-made skills untouched. Then, with a review
+// model configured, the merge pass: agent-made skills that overlap go to the
+// model, and whatever it changes becomes proposals in the inbox (origin
+// "curator"), never a live write.
 #include "command.hpp"
 #include "core/curator/curate.hpp"
+#include "core/curator/merge_candidates.hpp"
+#include "core/review/review_model.hpp"
 #include "protocol/error_json.hpp"
+#include "protocol/review_json.hpp"
 #include "protocol/text_table.hpp"
+#include "review_runner.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -17,7 +24,8 @@ class CurateCommand final : public Command {
     return "Age agent-made skills: stale after 30 days unused, archived after 90 (never deleted)";
   }
   void configure(CLI::App& sub) override {
-    sub.add_flag("--dry-run", m_dry_run, "Show what would change, change nothing");
+    sub.add_flag("--dry-run", m_dry_run, "Show what would change and which skills overlap; change nothing, call no model");
+    sub.add_flag("--no-merge", m_no_merge, "Skip the merge pass (overlapping agent skills sent to the review model)");
     sub.add_option("--stale-days", m_stale_days, "Days unused before a skill is stale (default 30)")
         ->check(CLI::Range(1, 36500));
     sub.add_option("--archive-days", m_archive_days, "Days unused before a skill is archived (default 90)")
@@ -56,20 +64,79 @@ class CurateCommand final : public Command {
     out["examined"] = report->examined;
     out["skipped_pinned"] = report->skipped_pinned;
     out["changes"] = std::move(changes);
-    if (failed) {
-      out["error"] = "some changes could not be made";
-    }
     std::string text = std::string(m_dry_run ? "Would change" : "Changed") + " " +
                        std::to_string(report->changes.size()) + " of " + std::to_string(report->examined) +
                        " agent-made skills (" + std::to_string(report->skipped_pinned) + " pinned left alone).\n";
     if (!rows.empty()) {
       text += protocol::render_table({{"SKILL", 0}, {"STATE", 0}, {"IDLE DAYS", 0}, {"NOTE", 0}}, rows, inv.color);
     }
+    bool merge_failed = false;
+    if (!m_no_merge) {
+      merge_pass(inv, out, text, merge_failed);
+    }
+    out["success"] = !failed && !merge_failed;
+    if (failed) {
+      out["error"] = "some changes could not be made";
+    } else if (merge_failed) {
+      out["error"] = "a merge review failed";
+    }
     return finish_result(inv.json, out, text);
   }
 
  private:
+  // The merge pass: groups of overlapping agent skills; in a dry run only
+  // listed, otherwise each group reviewed by the model as the curator.
+  void merge_pass(const Invocation& inv, protocol::Json& out, std::string& text, bool& failed) const {
+    auto settings = core::review_model_settings(inv.ctx, inv.config);
+    if (!settings && !m_dry_run) {
+      out["merges"] = protocol::Json::array();
+      out["merge_skipped"] = settings.error().message;
+      text += "Merge pass skipped: " + settings.error().message + "\n";
+      return;
+    }
+    auto groups = core::find_merge_groups(inv.ctx, inv.config, core::MergeOptions{});
+    if (!groups) {
+      out["merges"] = protocol::Json::array();
+      out["merge_skipped"] = groups.error().message;
+      text += "Merge pass skipped: " + groups.error().message + "\n";
+      failed = true;
+      return;
+    }
+    protocol::Json merges = protocol::Json::array();
+    for (const core::MergeGroup& group : *groups) {
+      protocol::Json item = protocol::Json::object();
+      protocol::Json skills = protocol::Json::array();
+      std::string names;
+      core::ReviewJob job;
+      job.ctx = inv.ctx;
+      job.origin = core::WriteOrigin::curator;
+      job.prompt.skills = true;
+      for (const core::MergeCandidate& candidate : group.skills) {
+        skills.push_back({{"name", candidate.name}, {"description", candidate.description}, {"relative", candidate.relative}});
+        names += (names.empty() ? "" : ", ") + candidate.name;
+        job.prompt.merge.emplace_back(candidate.name, candidate.description);
+      }
+      job.conversation_id = "curator-merge:" + group.skills.front().name;
+      text += std::string(m_dry_run ? "Would ask the model to merge: " : "Asked the model to merge: ") + names + "\n";
+      if (!m_dry_run) {
+        std::stop_source never;  // Ctrl-C ends the process
+        const core::ReviewReport report = run_review_job(job, inv.config, never.get_token());
+        item = protocol::review_report_json(report);
+        failed = failed || report.ending == core::ReviewEnding::model_error;
+        text += "  " + core::review_summary(report) + "\n";
+      }
+      item["skills"] = std::move(skills);
+      item["overlap"] = group.overlap;
+      merges.push_back(std::move(item));
+    }
+    if (!m_dry_run && !groups->empty()) {
+      text += "Review the proposals with: skillrt pending list\n";
+    }
+    out["merges"] = std::move(merges);
+  }
+
   bool m_dry_run = false;
+  bool m_no_merge = false;
   int m_stale_days = 30;
   int m_archive_days = 90;
 };

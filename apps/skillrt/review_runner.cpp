@@ -22,7 +22,8 @@ core::ReviewReport run_review_job(const core::ReviewJob& job, const core::Config
   options.request_timeout_ms = settings->timeout_s * 1000;
   llm::OpenAiChatClient model(options);
 
-  core::ReviewSession session(job.ctx, config, core::skills_viewed_in(job.messages), job.conversation_id);
+  core::ReviewSession session(job.ctx, config, core::skills_viewed_in(job.messages), job.conversation_id,
+                              job.origin);
   const bool memory = job.prompt.memory && job.ctx.user_id.has_value();
   protocol::ReviewTools tools(session, memory);
   core::ReviewInput input;

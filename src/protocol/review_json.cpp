@@ -7,25 +7,13 @@ namespace skillrt::protocol {
 
 namespace {
 
-const char* origin_text(core::WriteOrigin origin) {
-  switch (origin) {
-    case core::WriteOrigin::person:
-      return "user";
-    case core::WriteOrigin::agent:
-      return "agent";
-    case core::WriteOrigin::review:
-      return "review";
-  }
-  return "review";
-}
-
 }  // namespace
 
 Json proposal_json(const core::Proposal& p, bool detail) {
   Json out = Json::object();
   out["id"] = p.id;
   out["state"] = core::proposal_state_name(p.state);
-  out["origin"] = origin_text(p.origin);
+  out["origin"] = core::write_origin_name(p.origin);
   out["layer"] = core::layer_name(p.layer);
   out["skill"] = p.skill;
   out["action"] = core::manage_action_name(p.request.action);

@@ -100,9 +100,35 @@ const char* write_approval_mode_name(WriteApprovalMode mode) {
   return "review";
 }
 
+const char* write_origin_name(WriteOrigin origin) {
+  switch (origin) {
+    case WriteOrigin::person:
+      return "user";
+    case WriteOrigin::agent:
+      return "agent";
+    case WriteOrigin::review:
+      return "review";
+    case WriteOrigin::curator:
+      return "curator";
+  }
+  return "review";
+}
+
+std::optional<WriteOrigin> write_origin_from_name(std::string_view name) {
+  for (WriteOrigin origin : {WriteOrigin::person, WriteOrigin::agent, WriteOrigin::review, WriteOrigin::curator}) {
+    if (name == write_origin_name(origin)) {
+      return origin;
+    }
+  }
+  return std::nullopt;
+}
+
 bool write_needs_approval(const WriteApprovalPolicy& policy, WriteOrigin origin, const std::string& name) {
   if (origin == WriteOrigin::person) {
     return false;
+  }
+  if (origin == WriteOrigin::curator) {
+    return true;  // a merge rewrites several skills at once: a person always decides
   }
   switch (policy.mode) {
     case WriteApprovalMode::all:

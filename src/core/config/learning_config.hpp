@@ -15,7 +15,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/yaml/yaml_node.hpp"
@@ -44,7 +46,11 @@ enum class WriteOrigin : unsigned char {
   person,  // the CLI or a person's REST call: never staged
   agent,   // a live agent's skill_manage (MCP, proxy)
   review,  // the background review
+  curator, // the curator's merge pass: always a proposal, whatever the policy
 };
+
+const char* write_origin_name(WriteOrigin origin);  // "user" | "agent" | "review" | "curator"
+std::optional<WriteOrigin> write_origin_from_name(std::string_view name);
 
 // True when a write of `origin` to skill `name` must become a proposal.
 bool write_needs_approval(const WriteApprovalPolicy& policy, WriteOrigin origin, const std::string& name);

@@ -107,7 +107,7 @@ Result<ApproveOutcome> approve_proposal(const Context& ctx, const Config& cfg, c
   request.actor = LedgerActor::user;
   request.actor_id.clear();
   request.ledger_action = LedgerAction::approve;
-  request.ledger_note = "proposal " + proposal.id + " (" + (proposal.origin == WriteOrigin::review ? "review" : "agent") +
+  request.ledger_note = "proposal " + proposal.id + " (" + write_origin_name(proposal.origin) +
                         ")";
   outcome.result = manage_skill(ctx, apply_cfg, request);
   if (outcome.result.success) {

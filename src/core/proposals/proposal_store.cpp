@@ -24,27 +24,6 @@ using Json = nlohmann::json;
 
 constexpr int k_proposal_version = 1;
 
-const char* origin_name(WriteOrigin origin) {
-  switch (origin) {
-    case WriteOrigin::person:
-      return "user";
-    case WriteOrigin::agent:
-      return "agent";
-    case WriteOrigin::review:
-      return "review";
-  }
-  return "review";
-}
-
-std::optional<WriteOrigin> origin_from_name(std::string_view name) {
-  for (WriteOrigin origin : {WriteOrigin::person, WriteOrigin::agent, WriteOrigin::review}) {
-    if (name == origin_name(origin)) {
-      return origin;
-    }
-  }
-  return std::nullopt;
-}
-
 std::optional<ManageAction> action_from_name(std::string_view name) {
   for (ManageAction action : {ManageAction::create, ManageAction::edit, ManageAction::patch,
                               ManageAction::remove_skill, ManageAction::write_file, ManageAction::remove_file}) {
@@ -209,7 +188,7 @@ std::string render_proposal(const Proposal& p) {
   const Json doc{{"version", k_proposal_version},
                  {"id", p.id},
                  {"state", proposal_state_name(p.state)},
-                 {"origin", origin_name(p.origin)},
+                 {"origin", write_origin_name(p.origin)},
                  {"user_id", p.user_id},
                  {"layer", layer_name(p.layer)},
                  {"skill", p.skill},
@@ -252,7 +231,7 @@ Result<Proposal> parse_proposal(std::string_view text) {
   }
   p.state = *parsed_state;
   SKILLRT_TRY_ASSIGN(std::string origin, read.text("origin"));
-  const auto parsed_origin = origin_from_name(origin);
+  const auto parsed_origin = write_origin_from_name(origin);
   if (!parsed_origin) {
     return fail(ErrorCode::parse_error, "proposal: unknown origin '" + origin + "'");
   }

@@ -202,7 +202,7 @@ StageOutcome stage_proposal(const Context& ctx, const Config& cfg, const ManageR
   const diff::TreeDiff change = diff::diff_trees(target_dir, run.result_dir);
   proposal.diff = change.text;
   proposal.gist = gist_of(request, change);
-  if (run.guard_asks && options.origin == WriteOrigin::review) {
+  if (run.guard_asks && (options.origin == WriteOrigin::review || options.origin == WriteOrigin::curator)) {
     // A live agent's "ask" is a question to the person at hand; the review
     // runs unattended, so a dangerous verdict on its change is quarantined
     // (kept with its diff and report, never applied).

@@ -36,6 +36,16 @@ If there is truly nothing worth keeping, answer "Nothing to save." and stop — 
 
 constexpr const char* k_memory_part = R"(Look back over the conversation above for what the agent should remember about the user: their persona, preferences, habits and expectations of how the agent works. Save what is durable with the memory tool (target "user" for facts about the user, "memory" for the agent's own notes); replace an entry that is out of date rather than adding a contradicting one. If there is nothing durable to remember, answer "Nothing to save." and stop.)";
 
+constexpr const char* k_merge_part = R"(You are the curator of the agent's own skills. The skills listed below were all written by the agent, and their names and descriptions overlap: they may cover one class of task several times over. Several near-duplicates make the agent pick the wrong one, or miss the lesson kept in another.
+
+Decide whether they should be one skill:
+1. View each of them (skill_view) and read what each one actually says.
+2. If they serve the same class of task, keep the broadest one as the umbrella: rewrite it (edit) so it holds every step, pitfall and command worth keeping from the others — merged, not appended one after another — with a description that covers the whole class. A long piece may go into a support file of the umbrella (references/ or scripts/) with one line in its SKILL.md pointing to it.
+3. Then delete the skills whose content now lives in the umbrella. Never delete a skill whose content you did not carry over.
+4. If they are only alike in words but serve different tasks, or one of them is better left on its own, change nothing and answer "No merge." with one sentence on why.
+
+Every change you make is a proposal a person will review before it goes live: make the whole merge, not half of it. Skills outside this list are not yours to change.)";
+
 constexpr const char* k_tools_note =
     "You can only call the skill tools (skills_list, skill_view, skill_manage), the memory tool and the read-only "
     "file tools (read_file, search_files). Other tools will be refused — do not try them.";
@@ -45,7 +55,13 @@ constexpr const char* k_tools_note =
 std::string review_prompt(const ReviewPromptChoice& choice) {
   std::string text;
   const bool skills = choice.skills || !choice.memory;  // neither flag: the skill prompt
-  if (skills && choice.memory) {
+  if (!choice.merge.empty()) {
+    text = k_merge_part;
+    text += "\n\nThe overlapping skills:\n";
+    for (const auto& [name, description] : choice.merge) {
+      text += "- " + name + ": " + description + "\n";
+    }
+  } else if (skills && choice.memory) {
     text = std::string("This review has two parts.\n\nPart 1, skills.\n") + k_skill_part + "\n\nPart 2, memory.\n" +
            k_memory_part;
   } else if (choice.memory) {

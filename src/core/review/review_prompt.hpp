@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace skillrt::core {
 
@@ -10,6 +12,10 @@ struct ReviewPromptChoice {
   bool skills = true;
   bool memory = false;
   std::string focus;  // an on-demand review's focus ("" = none)
+  // The curator's merge pass: the overlapping skills (name, description) to
+  // consider merging; when set, the merge prompt replaces the skill prompt
+  // and the conversation is empty.
+  std::vector<std::pair<std::string, std::string>> merge;
 };
 
 // The user message appended to the conversation snapshot: the skill prompt,

@@ -24,6 +24,7 @@
 
 #include "core/cache/lru_cache.hpp"
 #include "core/chat/chat_model.hpp"
+#include "core/config/learning_config.hpp"
 #include "core/context.hpp"
 #include "core/review/nudge_counter.hpp"
 #include "core/review/review_engine.hpp"
@@ -37,6 +38,7 @@ struct ReviewJob {
   std::vector<ChatMessage> messages;
   std::string conversation_model;
   ReviewPromptChoice prompt;
+  WriteOrigin origin = WriteOrigin::review;  // curator: the curator's merge pass
 };
 
 // Runs one review (builds the model client, the session and the toolbox).

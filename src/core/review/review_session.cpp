@@ -28,8 +28,8 @@ bool touches_existing(ManageAction action) { return action != ManageAction::crea
 }  // namespace
 
 ReviewSession::ReviewSession(Context ctx, Config cfg, const std::vector<ViewedSkill>& conversation_views,
-                             std::string conversation)
-    : m_ctx(std::move(ctx)), m_cfg(std::move(cfg)), m_conversation(std::move(conversation)) {
+                             std::string conversation, WriteOrigin origin)
+    : m_ctx(std::move(ctx)), m_cfg(std::move(cfg)), m_conversation(std::move(conversation)), m_origin(origin) {
   for (const ViewedSkill& viewed : conversation_views) {
     note_view(viewed.name, viewed.file_path);
   }
@@ -186,7 +186,7 @@ ReviewWriteOutcome ReviewSession::write(ManageRequest request) {
     }
   }
 
-  GatedWrite gated = gated_write(m_ctx, m_cfg, request, WriteOrigin::review, m_conversation);
+  GatedWrite gated = gated_write(m_ctx, m_cfg, request, m_origin, m_conversation);
   outcome.result = std::move(gated.result);
   outcome.proposal = std::move(gated.proposal);
   outcome.applied = gated.applied;

@@ -24,7 +24,10 @@ using ReviewWriteOutcome = GatedWrite;
 
 class ReviewSession {
  public:
-  ReviewSession(Context ctx, Config cfg, const std::vector<ViewedSkill>& conversation_views, std::string conversation);
+  // `origin`: review for the background review; curator for the curator's
+  // merge pass, whose every write is a proposal.
+  ReviewSession(Context ctx, Config cfg, const std::vector<ViewedSkill>& conversation_views, std::string conversation,
+                WriteOrigin origin = WriteOrigin::review);
 
   const Context& context() const { return m_ctx; }
   const Config& config() const { return m_cfg; }
@@ -51,6 +54,7 @@ class ReviewSession {
   Context m_ctx;
   Config m_cfg;
   std::string m_conversation;
+  WriteOrigin m_origin;
   std::set<std::string> m_read_skills;  // canonical skill folders whose SKILL.md (or any view) was read
   std::set<std::string> m_read_files;   // canonical files read
 };

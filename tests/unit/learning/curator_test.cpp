@@ -1,8 +1,11 @@
 // The curator, promote and folder policies on real temp homes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../manage/manage_fixture.hpp"
 #include "core/curator/curate.hpp"
+#include "core/curator/merge_candidates.hpp"
 #include "core/curator/skill_move.hpp"
 #include "core/prompt/skills_index.hpp"
 #include "core/usage/usage_book.hpp"
@@ -88,6 +91,16 @@ TEST_F(Curator, AgesAgentSkillsAndArchivesWithoutDeleting) {
   EXPECT_EQ(state_of("idle"), SkillLifecycle::active);
 }
 
+TEST_F(Curator, TheIndexNamesTheTrustOfThirdPartyAndAgentFolders) {
+  write(skills() / "3rd" / "acme" / "lint" / "SKILL.md", skill_text("lint", "Lint the repository"));
+  write(skills() / "generated" / "tidy" / "SKILL.md", skill_text("tidy", "Tidy the workspace"));
+  write(skills() / "notes" / "SKILL.md", skill_text("notes", "Keep notes"));
+  const std::string text = index();
+  EXPECT_NE(text.find("[community] Lint the repository"), std::string::npos) << text;
+  EXPECT_NE(text.find("[agent-created] Tidy the workspace"), std::string::npos) << text;
+  EXPECT_NE(text.find("notes: Keep notes"), std::string::npos) << text;  // the person's own: no mark
+}
+
 TEST_F(Curator, PromoteMovesAProvenSkillAndRefusesWhatIsNotFit) {
   agent_skill("triage", "triage", 1);
   auto moved = move_skill_to_folder(m_ctx, m_cfg, "triage", "generated");
@@ -157,6 +170,57 @@ TEST_F(Curator, FolderOwnersAloneChangeTheirSkills) {
   EXPECT_NE(refused.error.find("only be changed by their owners"), std::string::npos) << refused.error;
   EXPECT_TRUE(manage_skill(alice, m_cfg, patch).success);
   EXPECT_FALSE(move_skill_to_folder(bob, m_cfg, "deploy", "generated"));
+}
+
+TEST(MergeCandidates, OverlapWordsAreTheContentWordsOnce) {
+  EXPECT_EQ(overlap_words("docker-disk-cleanup", "Use this skill to clean up Docker disk space, the Docker way"),
+            (std::vector<std::string>{"clean", "cleanup", "disk", "docker", "space", "way"}));
+  EXPECT_TRUE(overlap_words("", "a an to of").empty());
+}
+
+TEST_F(Curator, MergeGroupsAreOverlappingAgentSkillsOnly) {
+  auto described = [&](const std::string& rel, const std::string& description, SkillAuthor author,
+                       bool pinned = false) {
+    const std::string name = fs::path(rel).filename().string();
+    write(skills() / rel / "SKILL.md", skill_text(name, description));
+    ASSERT_TRUE(update_usage(m_ctx, Layer::shared, name, [&](UsageRecord& r) {
+      r.created_by = author;
+      r.pinned = pinned;
+    }));
+  };
+  described("generated/docker-disk-cleanup", "Free disk space on a docker host by pruning images and volumes",
+            SkillAuthor::agent);
+  described("generated/docker-image-cleanup", "Prune unused docker images to free disk space on the host",
+            SkillAuthor::agent);
+  described("generated/docker-volume-prune", "Prune dangling docker volumes to free disk space on a host",
+            SkillAuthor::agent);
+  // Close to them, but not the agent's to merge: a person's, a pinned one, an archived one.
+  described("docker-disk-notes", "Free disk space on a docker host by pruning images and volumes", SkillAuthor::person);
+  described("generated/docker-pinned", "Free disk space on a docker host by pruning images and volumes",
+            SkillAuthor::agent, true);
+  described("archive/docker-old", "Free disk space on a docker host by pruning images and volumes", SkillAuthor::agent);
+  // An agent skill about something else.
+  described("generated/csv-report", "Summarise a CSV export into a weekly sales report", SkillAuthor::agent);
+
+  auto groups = find_merge_groups(m_ctx, m_cfg, MergeOptions{});
+  ASSERT_TRUE(groups) << groups.error().message;
+  ASSERT_EQ(groups->size(), 1U);
+  std::vector<std::string> names;
+  for (const MergeCandidate& candidate : groups->front().skills) {
+    names.push_back(candidate.name);
+    EXPECT_TRUE(candidate.relative.starts_with("generated/")) << candidate.relative;
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"docker-disk-cleanup", "docker-image-cleanup", "docker-volume-prune"}));
+  EXPECT_GE(groups->front().overlap, 0.4);
+
+  // Limits hold: no pair is close enough at a stricter overlap, and a group is capped.
+  MergeOptions strict;
+  strict.min_overlap = 0.95;
+  EXPECT_TRUE(find_merge_groups(m_ctx, m_cfg, strict)->empty());
+  MergeOptions small;
+  small.max_group_size = 2;
+  EXPECT_EQ(find_merge_groups(m_ctx, m_cfg, small)->front().skills.size(), 2U);
 }
 
 }  // namespace

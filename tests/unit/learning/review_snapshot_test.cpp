@@ -133,18 +133,25 @@ TEST(NudgeCounter, FiresAtTheIntervalAndResetsOnWrites) {
 }
 
 TEST(ReviewPrompt, ChoosesThePartsAndAlwaysNamesTheTools) {
-  const std::string skills = review_prompt({true, false, ""});
+  const std::string skills = review_prompt({true, false, "", {}});
   EXPECT_NE(skills.find("Read before you write"), std::string::npos);
   EXPECT_NE(skills.find("Do not capture"), std::string::npos);
   EXPECT_EQ(skills.find("persona"), std::string::npos);
-  const std::string memory = review_prompt({false, true, ""});
+  const std::string memory = review_prompt({false, true, "", {}});
   EXPECT_NE(memory.find("persona"), std::string::npos);
   EXPECT_EQ(memory.find("Read before you write"), std::string::npos);
-  const std::string both = review_prompt({true, true, "deploy scripts"});
+  const std::string both = review_prompt({true, true, "deploy scripts", {}});
   EXPECT_NE(both.find("Part 1"), std::string::npos);
   EXPECT_NE(both.find("Part 2"), std::string::npos);
   EXPECT_NE(both.find("Focus of this review, from the user: deploy scripts"), std::string::npos);
-  for (const std::string& text : {skills, memory, both}) {
+  // The curator's merge pass: its own prompt, naming every skill to consider.
+  const std::string merge = review_prompt({true, false, "", {{"docker-disk-cleanup", "Free disk space"},
+                                                            {"docker-image-cleanup", "Prune old images"}}});
+  EXPECT_NE(merge.find("- docker-disk-cleanup: Free disk space\n"), std::string::npos);
+  EXPECT_NE(merge.find("- docker-image-cleanup: Prune old images\n"), std::string::npos);
+  EXPECT_NE(merge.find("No merge."), std::string::npos);
+  EXPECT_EQ(merge.find("Do not capture"), std::string::npos);
+  for (const std::string& text : {skills, memory, both, merge}) {
     EXPECT_NE(text.find("Other tools will be refused"), std::string::npos);
   }
 }
