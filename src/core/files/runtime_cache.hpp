@@ -17,8 +17,14 @@ namespace skillrt::core::files {
 // Folders: __pycache__, .pytest_cache, .mypy_cache, .ruff_cache.
 bool is_runtime_cache_dir(std::string_view name);
 
-// Files: .DS_Store, *.pyc, *.pyo.
+// Files: .DS_Store, *.pyc, *.pyo, and the temp file of an atomic write that
+// was killed before its rename (".NAME.tmp.XXXXXX", atomic_file.hpp): it is
+// half of a write that never happened, so it must not make a pristine copy
+// "modified" nor a pending proposal "stale" (the next write removes it).
 bool is_runtime_cache_file(std::string_view name);
+
+// ".NAME.tmp.XXXXXX" with six mkstemp characters.
+bool is_interrupted_write_temp(std::string_view name);
 
 // One entry of a tree by its name: a folder by the folder rule, anything else
 // by the file rule (the shape of diff::DiffSkip).

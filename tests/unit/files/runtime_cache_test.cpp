@@ -20,11 +20,15 @@ TEST(RuntimeCache, CacheFoldersByName) {
 }
 
 TEST(RuntimeCache, CacheFilesByName) {
-  for (const char* name : {".DS_Store", "tool.pyc", "tool.pyo", "tool.cpython-311.pyc", ".pyc"}) {
+  for (const char* name : {".DS_Store", "tool.pyc", "tool.pyo", "tool.cpython-311.pyc", ".pyc",
+                           ".SKILL.md.tmp.a1B2c3", ".lock.json.tmp.XXXXXX"}) {
     EXPECT_TRUE(is_runtime_cache_file(name)) << name;
     EXPECT_TRUE(is_runtime_cache(name, false)) << name;
   }
-  for (const char* name : {"tool.py", "tool.pyi", "pyc", "notes.pyc.md", "DS_Store", ".DS_Store.bak", ""}) {
+  for (const char* name : {"tool.py", "tool.pyi", "pyc", "notes.pyc.md", "DS_Store", ".DS_Store.bak", "",
+                           // not an interrupted write's temp: no leading dot, a short or odd suffix, nothing before it
+                           "SKILL.md.tmp.a1B2c3", ".SKILL.md.tmp.a1B2", ".SKILL.md.tmp.a1-2c3", "..tmp.abcdef",
+                           "notes.tmp.md"}) {
     EXPECT_FALSE(is_runtime_cache_file(name)) << name;
   }
 }
