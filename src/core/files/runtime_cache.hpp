@@ -23,7 +23,9 @@ bool is_runtime_cache_dir(std::string_view name);
 // "modified" nor a pending proposal "stale" (the next write removes it).
 bool is_runtime_cache_file(std::string_view name);
 
-// ".NAME.tmp.XXXXXX" with six mkstemp characters.
+// ".NAME.tmp.XXXXXX" with six mkstemp characters: the exact name
+// files::write_file_atomic gives its temp (manage's stray-temp sweep removes
+// such a file at once under the skill's lock).
 bool is_interrupted_write_temp(std::string_view name);
 
 // One entry of a tree by its name: a folder by the folder rule, anything else

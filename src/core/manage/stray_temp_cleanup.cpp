@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <ctime>
 #include <set>
 #include <string>
@@ -12,6 +11,7 @@
 
 #include "core/discovery/catalog.hpp"
 #include "core/discovery/walker.hpp"
+#include "core/files/runtime_cache.hpp"
 #include "core/limits.hpp"
 #include "core/manage/skill_lock.hpp"
 
@@ -21,32 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view k_temp_marker = ".tmp.";
-constexpr std::size_t k_mkostemp_suffix = 6;
-
-std::string_view temp_suffix(std::string_view name) {
-  const std::size_t at = name.rfind(k_temp_marker);
-  return at == std::string_view::npos ? std::string_view() : name.substr(at + k_temp_marker.size());
-}
-
 bool older_than_limit(const fs::path& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
     return false;
   }
   return std::time(nullptr) - st.st_mtime > limits::k_stray_temp_age_s;
-}
-
-bool is_ours(std::string_view name) {
-  const std::string_view suffix = temp_suffix(name);
-  if (suffix.size() != k_mkostemp_suffix) {
-    return false;
-  }
-  for (char c : suffix) {
-    if (std::isalnum(static_cast<unsigned char>(c)) == 0) {
-      return false;
-    }
-  }
-  return true;
 }
 
 // Unlinks each file (a link is unlinked, never followed); how many went.
@@ -84,7 +64,8 @@ std::size_t remove_stray_temps(const fs::path& skill_dir) {
     if (!it->is_regular_file(type_ec) || it->is_symlink(type_ec) || !is_atomic_temp_name(name)) {
       continue;
     }
-    if (is_ours(name) || older_than_limit(it->path())) {
+    // Ours (the atomic writer's exact pattern) go at once; others' when old.
+    if (files::is_interrupted_write_temp(name) || older_than_limit(it->path())) {
       stray.push_back(it->path());
     }
   }
