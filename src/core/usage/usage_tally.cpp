@@ -47,7 +47,11 @@ Result<void> UsageTally::flush() {
   }
   std::optional<Error> first_error;
   const std::string now = utc_now_iso8601();
-  for (auto& [path, book] : books) {
+  // Named references, not a structured binding: clang 14 cannot capture a
+  // binding in the lambda below.
+  for (auto& entry : books) {
+    const std::string& path = entry.first;
+    PendingBook& book = entry.second;
     auto written = update_usage_book(book.ctx, book.layer, [&](UsageBook& records) {
       for (const auto& [key, counts] : book.skills) {
         auto [record, added] = records.of(key.first).try_emplace(key.second);
