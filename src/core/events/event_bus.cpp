@@ -21,12 +21,27 @@ const char* change_kind_name(ChangeKind kind) {
   return "updated";
 }
 
+const char* event_subject_name(EventSubject subject) {
+  switch (subject) {
+  case EventSubject::skill:
+    return "skill";
+  case EventSubject::files:
+    return "files";
+  case EventSubject::proposal:
+    return "proposal";
+  case EventSubject::review:
+    return "review";
+  }
+  return "skill";
+}
+
 namespace {
 
 // One subscriber. Shared between the bus's list, in-flight deliveries and the
 // Subscription, so whichever lets go last frees it.
 struct Subscriber {
   std::optional<std::string> user_id;
+  bool every_owner = false;  // subscribe_every_owner: the server's bookkeeping
   EventBus::Handler handler;
 
   // Guards `active` and `in_flight`; `idle` is signalled when in_flight drops.
@@ -46,7 +61,7 @@ int calls_on_this_thread(const Subscriber* subscriber) {
 
 // The tenancy rule of DESIGN.md "The three skill layers", applied to events.
 bool entitled(const Subscriber& subscriber, const SkillEvent& event) {
-  if (event.layer == Layer::shared) {
+  if (event.layer == Layer::shared || subscriber.every_owner) {
     return true;
   }
   // An owner-less private event would be a publisher bug; deliver it to nobody
@@ -105,8 +120,17 @@ EventBus::EventBus() : m_impl(std::make_shared<Impl>()) {}
 EventBus::~EventBus() = default;
 
 EventBus::Subscription EventBus::subscribe(std::optional<std::string> user_id, Handler handler) {
+  return attach(std::move(user_id), false, std::move(handler));
+}
+
+EventBus::Subscription EventBus::subscribe_every_owner(Handler handler) {
+  return attach(std::nullopt, true, std::move(handler));
+}
+
+EventBus::Subscription EventBus::attach(std::optional<std::string> user_id, bool every_owner, Handler handler) {
   auto subscriber = std::make_shared<Subscriber>();
   subscriber->user_id = std::move(user_id);
+  subscriber->every_owner = every_owner;
   subscriber->handler = std::move(handler);
   {
     std::lock_guard lock(m_impl->mutex);

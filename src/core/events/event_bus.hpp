@@ -19,12 +19,24 @@ namespace skillrt::core {
 enum class ChangeKind : unsigned char { created, updated, deleted };
 const char* change_kind_name(ChangeKind kind);  // "created" | "updated" | "deleted"
 
+// What an event is about. The MCP sessions turn `skill` events into
+// list_changed; the REST API's event push (src/api) forwards every subject.
+enum class EventSubject : unsigned char {
+  skill,     // a skill written through this process (manage, database, hub, sync, rollback)
+  files,     // the watcher saw skill files change on disk (any writer); `location` is the folder
+  proposal,  // an approval-inbox proposal: created (staged) or updated (decided); `location` is its id
+  review,    // a background review finished; `location` is the conversation id
+};
+const char* event_subject_name(EventSubject subject);  // "skill" | "files" | "proposal" | "review"
+
 struct SkillEvent {
+  EventSubject subject = EventSubject::skill;
   ChangeKind kind = ChangeKind::updated;
   Layer layer = Layer::shared;
   std::string owner;     // user id for user/database layers; "" for shared
   std::string name;      // the skill's name
   std::string location;  // SKILL.md path (file layers) or "db:<id>" (database)
+  std::string detail;    // proposal: its state ("pending", "applied", ...); review: its ending
   std::uint64_t sequence = 0;  // assigned by publish(): strictly increasing per bus
 };
 
@@ -58,6 +70,10 @@ class EventBus {
 
   // `user_id` nullopt: an anonymous/single-user subscriber (sees shared events only).
   [[nodiscard]] Subscription subscribe(std::optional<std::string> user_id, Handler handler);
+  // Every event, whoever owns it: for the server's own bookkeeping (dropping
+  // cached snapshots, the per-user event logs that then deliver by owner),
+  // never for a handler that forwards events to a client as they come.
+  [[nodiscard]] Subscription subscribe_every_owner(Handler handler);
 
   // Delivers synchronously to every entitled subscriber, in subscription
   // order, outside the bus lock (a handler may publish or unsubscribe).
@@ -65,6 +81,8 @@ class EventBus {
   std::uint64_t publish(SkillEvent event);
 
  private:
+  Subscription attach(std::optional<std::string> user_id, bool every_owner, Handler handler);
+
   struct Impl;
   std::shared_ptr<Impl> m_impl;
 };

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/events/event_bus.hpp"
 #include "core/files/atomic_file.hpp"
 #include "core/files/read_file.hpp"
 #include "core/limits.hpp"
@@ -275,7 +276,22 @@ Result<void> save_proposal(const Context& ctx, const Proposal& proposal) {
     return fail(ErrorCode::io_error, "cannot create " + inbox.string() + ": " + ec.message());
   }
   fs::permissions(inbox, fs::perms::owner_all, fs::perm_options::replace, ec);
-  return write_file_atomic(inbox / (proposal.id + ".json"), render_proposal(proposal));
+  SKILLRT_TRY(write_file_atomic(inbox / (proposal.id + ".json"), render_proposal(proposal)));
+  // Tell the event push. The bus delivers by user, not organisation, so a
+  // shared-layer proposal is announced to the user who acted on it only:
+  // the rest of the owner organisation sees it when they next list.
+  if (ctx.user_id) {
+    SkillEvent event;
+    event.subject = EventSubject::proposal;
+    event.kind = proposal.state == ProposalState::pending ? ChangeKind::created : ChangeKind::updated;
+    event.layer = Layer::user;
+    event.owner = *ctx.user_id;
+    event.name = proposal.skill;
+    event.location = proposal.id;
+    event.detail = proposal_state_name(proposal.state);
+    publish_change(ctx, std::move(event));
+  }
+  return {};
 }
 
 Result<std::vector<Proposal>> list_proposals(const Context& ctx, std::vector<std::string>* problems) {

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 
+#include "core/events/event_bus.hpp"
 #include "core/util/utc_time.hpp"
 
 namespace skillrt::core {
@@ -86,6 +87,17 @@ std::string ReviewScheduler::start_review(ReviewJob job) {
   std::weak_ptr<Running> self = running;
   running->thread = std::jthread([this, self, key, job = std::move(job)](std::stop_token stop) {
     ReviewReport report = m_runner(job, stop);
+    // Tell the event push (outside our lock: a handler may call back in).
+    if (job.ctx.user_id) {
+      SkillEvent event;
+      event.subject = EventSubject::review;
+      event.kind = ChangeKind::created;
+      event.layer = Layer::user;
+      event.owner = *job.ctx.user_id;
+      event.location = job.conversation_id;
+      event.detail = review_ending_name(report.ending);
+      publish_change(job.ctx, std::move(event));
+    }
     std::lock_guard inner(m_mutex);
     FinishedReview finished;
     finished.user_id = job.ctx.user_id.value_or("");

@@ -79,6 +79,32 @@ TEST(EventBus, UserAndDatabaseEventsReachOnlyTheirOwner) {
   EXPECT_TRUE(anonymous.names().empty());
 }
 
+TEST(EventBus, AnEveryOwnerSubscriberSeesEveryEventFirstWhenFirst) {
+  EventBus bus;
+  std::vector<std::string> order;
+  std::mutex mutex;
+  auto record = [&](std::string who) {
+    return [&, who](const SkillEvent& event) {
+      std::lock_guard lock(mutex);
+      order.push_back(who + ":" + event.name);
+    };
+  };
+  auto server = bus.subscribe_every_owner(record("server"));
+  auto alice = bus.subscribe("alice", record("alice"));
+  auto anonymous = bus.subscribe(std::nullopt, record("anonymous"));
+  bus.publish(event_for(Layer::user, "alice", "alice-file"));
+  bus.publish(event_for(Layer::database, "bob", "bob-row"));
+  bus.publish(event_for(Layer::shared, "", "common"));
+  // An owner-less private event reaches no user subscriber; the server still sees it.
+  bus.publish(event_for(Layer::user, "", "orphan"));
+  EXPECT_EQ(order, (std::vector<std::string>{"server:alice-file", "alice:alice-file", "server:bob-row",
+                                             "server:common", "alice:common", "anonymous:common",
+                                             "server:orphan"}));
+  server.reset();
+  bus.publish(event_for(Layer::user, "alice", "after"));
+  EXPECT_EQ(order.back(), "alice:after");
+}
+
 TEST(EventBus, PrivateEventWithoutOwnerReachesNobody) {
   EventBus bus;
   Inbox empty_id, anonymous;
