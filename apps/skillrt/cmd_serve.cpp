@@ -5,7 +5,7 @@
 // `skillrt token create`, checked in the skills database); --allow-anonymous
 // lets token-less requests in as the anonymous caller, on loopback only.
 // Prints `listening http://HOST:PORT/mcp` once bound; SIGINT/SIGTERM stop it.
-// The same port serves the /api/ routes (api_routes.hpp) with the same tokens.
+// The same port serves the REST API at /api/v1 (src/api) with the same tokens.
 // With --upstream URL it is also an OpenAI-compatible proxy: agents point
 // their base URL at http://HOST:PORT/v1 and use a skillrt token as their API
 // key; the calls go to URL with the key from --upstream-key-env, and each one
@@ -22,8 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "api_routes.hpp"
+#include "api/event_feed.hpp"
+#include "api/rest_api.hpp"
 #include "command.hpp"
+#include "core/limits.hpp"
 #include "core/review/review_scheduler.hpp"
 #include "core/view/dotenv.hpp"
 #include "mcp/server.hpp"
@@ -158,8 +160,16 @@ class ServeCommand final : public Command {
           return run_review_job(job, config, stop);
         });
 
+    // The live events of /api/v1/events: every change on the server's bus.
+    api::EventFeed event_feed(mcp_server.events(), limits::k_api_event_history);
+
     net::HttpOptions http_options;
-    http_options.api = make_api_handler(inv.ctx, inv.config, reviews);
+    http_options.events = &event_feed;
+    api::RestApiServices rest;
+    rest.skills = &mcp_server;
+    rest.reviews = &reviews;
+    rest.open_tokens = [location, ctx = inv.ctx]() { return store::open_token_store(location, ctx); };
+    http_options.api = api::make_rest_api(std::move(rest));
     http_options.listen_host = address->host;
     http_options.port = address->port;
     http_options.threads = m_threads;

@@ -9,32 +9,11 @@
 #include "command.hpp"
 #include "core/store/token_store.hpp"
 #include "protocol/error_json.hpp"
+#include "protocol/token_json.hpp"
 #include "store/open_store.hpp"
 
 namespace skillrt::app {
 namespace {
-
-Json optional_json(const std::optional<std::string>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
-
-// The fields `token create` reports (the secret is in `bearer`, beside it).
-Json created_token_json(const core::ApiToken& token) {
-  Json out = Json::object();
-  out["id"] = token.id;
-  out["user_id"] = token.user_id;
-  out["org_id"] = token.org_id;
-  out["label"] = token.label;
-  out["created_at"] = token.created_at;
-  return out;
-}
-
-Json token_json(const core::ApiToken& token) {
-  Json out = created_token_json(token);
-  out["last_used_at"] = optional_json(token.last_used_at);
-  out["revoked_at"] = optional_json(token.revoked_at);
-  return out;
-}
 
 std::string token_line(const core::ApiToken& token) {
   std::string line = token.id + "  user=" + token.user_id + "  org=" + token.org_id + "  created " + token.created_at +
@@ -94,7 +73,7 @@ private:
     }
     Json result = Json::object();
     result["success"] = true;
-    result["token"] = created_token_json(issued->token);
+    result["token"] = protocol::created_token_json(issued->token);
     result["bearer"] = issued->bearer;
     if (!inv.json) {
       // Only the bearer on stdout, so `$(skillrt token create …)` captures it.
@@ -119,7 +98,7 @@ private:
     Json items = Json::array();
     std::string text;
     for (const core::ApiToken& token : *rows) {
-      items.push_back(token_json(token));
+      items.push_back(protocol::token_json(token));
       text += token_line(token);
     }
     result["tokens"] = std::move(items);
@@ -136,7 +115,7 @@ private:
     }
     Json result = Json::object();
     result["success"] = true;
-    result["token"] = token_json(*revoked);
+    result["token"] = protocol::token_json(*revoked);
     return finish_result(inv.json, result, "Token " + revoked->id + " revoked.\n");
   }
 

@@ -127,6 +127,17 @@ inline constexpr std::size_t k_mcp_view_cache_max_dirs = 256;
 // so an authenticated client cannot hold a connection with 1 byte a second.
 inline constexpr std::uint32_t k_http_body_timeout_ms = 15'000;
 
+// --- REST API (src/api, issue 3/6) ---
+// One request body: the transport's cap on any body.
+inline constexpr std::size_t k_api_max_body_bytes = k_max_mcp_message_bytes;
+// Skills per page of GET /api/v1/skills: the default, and the most a caller
+// may ask for (a page is built from the cached catalog in O(page)).
+inline constexpr std::size_t k_api_page_default = 50;
+inline constexpr std::size_t k_api_page_max = 500;
+// Events /api/v1/events keeps for clients that reconnect with ?since=N;
+// one further back gets a "resync" (refetch everything).
+inline constexpr std::size_t k_api_event_history = 4096;
+
 // --- Chat completions (core/chat, src/llm; the background review) ---
 // A transcript handed to parse_chat_messages: bytes of its JSON and messages
 // in it (a day-long agent session is a few MB and a few thousand messages).

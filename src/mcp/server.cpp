@@ -285,9 +285,19 @@ void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
       owners.insert(*owner);
     }
   }
+  // The REST API's event push hears of it as one `files` event per owner,
+  // without paths: a client refetches what it shows.
+  const auto publish_files = [&](core::Layer layer, const std::string& owner) {
+    core::SkillEvent event;
+    event.subject = core::EventSubject::files;
+    event.layer = layer;
+    event.owner = owner;
+    bus.publish(std::move(event));
+  };
   if (shared) {
     invalidate(std::nullopt);
     announce([](const Caller&) { return true; }, paths);
+    publish_files(core::Layer::shared, "");
     return;
   }
   for (const std::string& owner : owners) {
@@ -296,9 +306,21 @@ void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
   if (!owners.empty()) {
     announce([&](const Caller& caller) { return caller.user_id && owners.count(*caller.user_id) != 0; }, paths);
   }
+  for (const std::string& owner : owners) {
+    publish_files(core::Layer::user, owner);
+  }
 }
 
 Server::Server(ServerOptions options) : m_impl(std::make_shared<Impl>(std::move(options))) {
+  // Writes made through this server (MCP tools, the REST API) drop the cached
+  // snapshots they make stale before any session hears of them: the next
+  // request sees the write whether or not the watcher reports it later.
+  std::weak_ptr<Impl> weak = m_impl;
+  m_impl->own_writes = m_impl->bus.subscribe_every_owner([weak](const core::SkillEvent& event) {
+    if (auto impl = weak.lock(); impl && event.subject == core::EventSubject::skill) {
+      impl->invalidate(event.layer == core::Layer::shared ? std::nullopt : std::optional<std::string>(event.owner));
+    }
+  });
   if (m_impl->options.watch) {
     m_impl->start_watching();
   }
@@ -318,13 +340,12 @@ std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
   std::weak_ptr<Session::Impl> weak = impl;
   auto subscription = m_impl->bus.subscribe(impl->caller.user_id, [weak](const core::SkillEvent& event) {
     auto session = weak.lock();
-    if (!session) {
+    // Only skills written through this process: the watcher's file changes
+    // reach sessions through files_changed, proposals and reviews not at all.
+    if (!session || event.subject != core::EventSubject::skill) {
       return;
     }
-    // Our own writes (skill_manage): the next request must see them, whether
-    // or not the watcher reports the same change later.
-    session->server->invalidate(event.layer == core::Layer::shared ? std::nullopt
-                                                                    : std::optional<std::string>(event.owner));
+    // The server's own subscription (made first) already dropped the stale snapshots.
     if (event.layer == core::Layer::database) {
       session->skills_changed({fs::path("db:")});
     } else {
@@ -348,6 +369,26 @@ std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
 std::size_t Server::session_count() const { return m_impl->live_sessions().size(); }
 
 void Server::notify_changed(const std::vector<fs::path>& paths) { m_impl->files_changed(paths); }
+
+core::Context Server::context_for(const Caller& caller) const { return m_impl->context_for(caller); }
+
+std::shared_ptr<const core::Catalog> Server::catalog(const core::Context& ctx) {
+  std::shared_ptr<const Snapshot> snapshot = m_impl->snapshot(ctx);
+  // Aliasing: the catalog keeps its whole snapshot alive.
+  return {snapshot, &snapshot->catalog};
+}
+
+Result<void> Server::with_store(const std::function<Result<void>(core::SkillStore&)>& work) {
+  return m_impl->with_store(work);
+}
+
+void Server::note_view(const core::Context& ctx, core::Layer layer, const std::string& name) {
+  m_impl->usage.note(ctx, layer, name, core::UsageEvent::view);
+}
+
+const core::Config& Server::config() const { return m_impl->options.config; }
+
+core::EventBus& Server::events() { return m_impl->bus; }
 
 std::uint64_t Server::view_cache_hits() const {
   std::lock_guard lock(m_impl->snapshots_mutex);

@@ -19,6 +19,13 @@
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "core/store/store_source.hpp"
+#include "core/tenancy/layer.hpp"
+#include "skillrt/result.hpp"
+
+namespace skillrt::core {
+struct Catalog;
+class EventBus;
+}
 
 namespace skillrt::mcp {
 
@@ -83,6 +90,25 @@ class Server {
   void notify_changed(const std::vector<std::filesystem::path>& paths);
   // The database changed for these users (from the poller or our own writes).
   void notify_store_changed(const std::vector<std::string>& user_ids);
+
+  // --- What the REST API (src/api) shares with the sessions ------------------
+  // The same caches, database and event bus as the MCP tools, so a write made
+  // over one is seen at once over the other.
+
+  // The base context with the caller's identity and this server's event bus.
+  core::Context context_for(const Caller& caller) const;
+  // The caller's catalog, as skills_list reads it: kept until the watcher or
+  // a write reports a change (built on every call without a watcher).
+  std::shared_ptr<const core::Catalog> catalog(const core::Context& ctx);
+  // Runs `work` with the database (opened on first use) under its lock.
+  Result<void> with_store(const std::function<Result<void>(core::SkillStore&)>& work);
+  // Counts a successful view in the caller's usage record, batched as skill_view's are.
+  void note_view(const core::Context& ctx, core::Layer layer, const std::string& name);
+  // The server's configuration (config.yaml as read at start).
+  const core::Config& config() const;
+  // The bus every write through this server publishes on (and the watcher's
+  // file changes, as EventSubject::files): the REST event push subscribes.
+  core::EventBus& events();
 
   struct Impl;
 

@@ -71,6 +71,7 @@ struct Snapshot {
 struct Server::Impl {
   ServerOptions options;
   core::EventBus bus;
+  core::EventBus::Subscription own_writes;  // drops stale snapshots on every change event (Server's constructor)
 
   std::mutex store_mutex;  // the store adapters are not meant for concurrent use
   std::unique_ptr<core::SkillStore> store;

@@ -187,6 +187,17 @@ bool accept_allows(std::string_view accept, std::string_view mime) {
   return false;
 }
 
+bool header_lists_token(std::string_view value, std::string_view token) {
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    if (iequals(trim_http_whitespace(value.substr(0, comma)), token)) {
+      return true;
+    }
+    value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
+  }
+  return false;
+}
+
 bool is_json_content_type(std::string_view content_type) {
   const std::size_t semi = content_type.find(';');
   return iequals(trim_http_whitespace(content_type.substr(0, semi)), "application/json");

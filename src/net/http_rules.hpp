@@ -46,6 +46,10 @@ bool accept_allows(std::string_view accept, std::string_view mime);
 // charset allowed).
 bool is_json_content_type(std::string_view content_type);
 
+// True when a comma-separated header value (Connection, Upgrade) lists
+// `token`, compared case-insensitively ("keep-alive, Upgrade" lists "upgrade").
+bool header_lists_token(std::string_view value, std::string_view token);
+
 // The token of "Bearer <token>" (scheme case-insensitive); nullopt for any
 // other scheme or an empty token.
 std::optional<std::string> bearer_token(std::string_view authorization);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -33,6 +34,7 @@
 #include <boost/beast/http.hpp>
 
 #include "net/event_hub.hpp"
+#include "net/event_socket.hpp"
 #include "net/http_rules.hpp"
 #include "net/proxy_rules.hpp"
 #include "net/proxy_relay.hpp"
@@ -523,6 +525,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       prepare_error(http::status::forbidden, k_transport_error, "Forbidden: Host or Origin header not allowed");
       return false;
     }
+    if (options.events != nullptr && target_path(view(head.target())) == "/api/v1/events") {
+      m_route = Route::events;
+      return admit_events(head);
+    }
     if (options.api && target_path(view(head.target())).starts_with("/api/")) {
       m_route = Route::api;
       return admit_api(head);
@@ -586,10 +592,86 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     return true;
   }
 
+  // GET /api/v1/events: a WebSocket upgrade (event_socket.hpp) with the
+  // same caller rules as /mcp; refusals are JSON, as on /api/.
+  bool admit_events(const Request& head) {
+    // A refused upgrade ends the connection: the client asked to leave HTTP,
+    // and WebSocket clients report the failure only once the socket closes.
+    m_keep_alive = false;
+    if (head.method() != http::verb::get) {
+      prepare_api_error(http::status::method_not_allowed, "Method Not Allowed: /api/v1/events is a WebSocket (GET)");
+      m_response.set(http::field::allow, "GET");
+      return false;
+    }
+    if (!header_lists_token(header(head, http::field::connection).value_or(std::string_view{}), "upgrade") ||
+        !header_lists_token(header(head, http::field::upgrade).value_or(std::string_view{}), "websocket")) {
+      prepare_api_error(http::status::upgrade_required,
+                        "Upgrade Required: /api/v1/events is a WebSocket; send Upgrade: websocket");
+      m_response.set(http::field::upgrade, "websocket");
+      return false;
+    }
+    const std::string_view target = view(head.target());
+    m_since.reset();
+    if (const std::size_t at = target.find("since="); at != std::string_view::npos) {
+      std::uint64_t since = 0;
+      const std::string_view digits = target.substr(at + 6, target.find('&', at) - at - 6);
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), since);
+      if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+        prepare_api_error(http::status::bad_request, "Bad Request: ?since= takes the number of the last event seen");
+        return false;
+      }
+      m_since = since;
+    }
+    m_caller.reset();
+    m_bearer.reset();
+    if (const auto authorization = header(head, http::field::authorization)) {
+      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
+        m_caller = m_impl.authenticate(*bearer);
+        if (m_caller) {
+          m_bearer = std::move(bearer);  // re-checked on every tick of the socket
+        }
+      }
+    } else if (m_impl.options.allow_anonymous) {
+      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
+    }
+    if (!m_caller) {
+      prepare_api_error(http::status::unauthorized, "Unauthorized: a valid bearer token is required");
+      m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
+      return false;
+    }
+    return true;
+  }
+
+  // Hands the socket to an EventSocket; this connection object ends here.
+  void handle_events(Request& request) {
+    EventSocketOptions options;
+    options.user = m_caller->anonymous ? std::nullopt : m_caller->user_id;
+    options.since = m_since;
+    options.tick = std::chrono::milliseconds(m_impl.options.events_recheck_ms);
+    options.idle = std::chrono::milliseconds(m_impl.options.events_idle_ms);
+    options.queue_bytes = m_impl.options.events_queue_bytes;
+    options.socket_buffer_bytes = m_impl.options.sse_socket_buffer_bytes;
+    options.still_authorized = [impl = &m_impl, bearer = m_bearer, caller = *m_caller] {
+      if (!bearer) {
+        return true;  // anonymous loopback socket: nothing to revoke
+      }
+      if (!impl->authenticate) {
+        return false;
+      }
+      const std::optional<mcp::Caller> now = impl->authenticate(*bearer);
+      return now && same_caller(*now, caller);
+    };
+    options.keep = std::make_shared<ConnectionSlot>(std::move(m_slot));
+    start_event_socket(std::move(m_stream), std::move(request), *m_impl.options.events, std::move(options));
+  }
+
   // An /api/ request: the same caller rules as /mcp (a bearer token, or
   // anonymous where allowed), JSON bodies, JSON refusals.
   bool admit_api(const Request& head) {
     const http::verb method = head.method();
+    // The API's description is public: a client reads it before it has a token.
+    const bool public_document =
+        method == http::verb::get && target_path(view(head.target())) == "/api/v1/openapi.json";
     if (method != http::verb::get && method != http::verb::post && method != http::verb::put &&
         method != http::verb::patch && method != http::verb::delete_) {
       prepare_api_error(http::status::method_not_allowed, "Method Not Allowed");
@@ -602,7 +684,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
         m_caller = m_impl.authenticate(*bearer);
       }
-    } else if (m_impl.options.allow_anonymous) {
+    } else if (m_impl.options.allow_anonymous || public_document) {
       m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
     }
     if (!m_caller) {
@@ -610,7 +692,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
       return false;
     }
-    const bool has_body = head.has_content_length() || head.chunked();
+    // An empty body ("Content-Length: 0", as fetch sends for a bodyless
+    // POST) needs no media type.
+    const auto length = head.find(http::field::content_length);
+    const bool has_body = head.chunked() || (length != head.end() && length->value() != "0");
     if ((method == http::verb::post || method == http::verb::put || method == http::verb::patch) && has_body &&
         !is_json_content_type(header(head, http::field::content_type).value_or(std::string_view{}))) {
       prepare_api_error(http::status::unsupported_media_type,
@@ -623,27 +708,30 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void prepare_api_error(http::status status, std::string_view message) {
     prepare(status);
     m_response.set(http::field::content_type, "application/json");
-    m_response.body() = api_error_body(message);
+    m_response.body() = api::api_error_body(message);
   }
 
   // Runs the handler on the worker pool, then answers on this connection's strand.
   void handle_api(Request& request) {
-    ApiRequest call;
+    api::ApiRequest call;
     call.method = std::string(request.method_string());
     call.target = std::string(view(request.target()));
     call.body = std::move(request.body());
     call.caller = *m_caller;
     asio::post(m_impl.api_pool, [self = shared_from_this(), call = std::move(call)]() mutable {
-      ApiResponse answer;
+      api::ApiResponse answer;
       try {
         answer = self->m_impl.options.api(call);
       } catch (const std::exception& error) {
         answer.status = 500;
-        answer.body = api_error_body(std::string("internal error: ") + error.what());
+        answer.body = api::api_error_body(std::string("internal error: ") + error.what());
       }
       asio::post(self->m_stream.get_executor(), [self, answer = std::move(answer)]() mutable {
         self->prepare(static_cast<http::status>(answer.status));
         self->m_response.set(http::field::content_type, answer.content_type);
+        for (const auto& [name, value] : answer.headers) {
+          self->m_response.set(name, value);
+        }
         self->m_response.set(http::field::cache_control, "no-store");
         self->m_response.body() = std::move(answer.body);
         self->send();
@@ -720,6 +808,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
   // An admitted request with its body.
   void handle(Request& request) {
+    if (m_route == Route::events) {
+      return handle_events(request);
+    }
     if (m_route == Route::api) {
       return handle_api(request);
     }
@@ -912,9 +1003,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   bool m_keep_alive = false;
   std::optional<mcp::Caller> m_caller;  // who sent the request being handled (set by admit)
   std::optional<std::string> m_bearer;  // its token, kept for a GET only (set by admit)
+  std::optional<std::uint64_t> m_since;  // /api/v1/events?since=N (set by admit_events)
   std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
   bool m_refused = false;                // reading the small body of a refused request
-  enum class Route { mcp, api, proxy };
+  enum class Route { mcp, api, proxy, events };
   Route m_route = Route::mcp;            // where the request being handled goes (set by admit)
   std::array<char, 4096> m_discard{};
 };

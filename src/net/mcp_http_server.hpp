@@ -6,7 +6,7 @@
 //   GET    text/event-stream for server-initiated messages (list_changed …)
 //   DELETE ends the session
 // Sessions are named by the Mcp-Session-Id header given at initialize.
-// Paths under /api/ go to HttpOptions::api (api_handler.hpp) when it is set,
+// Paths under /api/ go to HttpOptions::api (api/http_exchange.hpp) when it is set,
 // and POST /v1/chat/completions and GET /v1/models to the OpenAI-compatible
 // proxy (openai_proxy.hpp) when HttpOptions::proxy is. Every request first
 // passes the Host/Origin check (DNS rebinding) and the bearer-token check.
@@ -22,7 +22,8 @@
 
 #include "core/limits.hpp"
 #include "mcp/server.hpp"
-#include "net/api_handler.hpp"
+#include "api/event_feed.hpp"
+#include "api/http_exchange.hpp"
 #include "net/openai_proxy.hpp"
 #include "skillrt/result.hpp"
 
@@ -69,9 +70,18 @@ struct HttpOptions {
   // of server memory before it is cut off; left to autotuning, the kernel
   // alone would buffer up to tcp_wmem's maximum (4 MiB) per stream.
   std::size_t sse_socket_buffer_bytes = 64u << 10;
-  // Requests under /api/ (api_handler.hpp); unset: they are 404 like any other path.
-  ApiHandler api;
+  // Requests under /api/ (api/http_exchange.hpp); unset: they are 404 like any other path.
+  api::ApiHandler api;
   unsigned api_threads = 2;  // the handler's worker pool
+  // GET /api/v1/events as a WebSocket of the caller's live events
+  // (event_socket.hpp); null: that path is the REST API's (404).
+  api::EventFeed* events = nullptr;
+  std::uint32_t events_idle_ms = 30'000;       // pings at half of it; a silent peer is dropped
+  std::size_t events_queue_bytes = 256u << 10;  // a socket whose client lags this much gets 4008
+  // How often a socket re-checks its token (through the cached authenticator,
+  // so a lookup at most once per cache lifetime): a revoked token's socket
+  // closes within the cache lifetime plus this.
+  std::uint32_t events_recheck_ms = 1'000;
   // /v1/chat/completions and /v1/models relayed to an upstream (openai_proxy.hpp);
   // unset: /v1/ paths are 404 like any other.
   std::optional<ProxyOptions> proxy;
