@@ -3,34 +3,29 @@
 // `skillrt --json scan` gives it. GET /api/v1/audit: `skillrt --json audit`,
 // every hub-installed skill re-scanned and compared with lock.json.
 #include "api/routes.hpp"
-#include "core/discovery/catalog.hpp"
+#include "api/skill_lookup.hpp"
 #include "core/guard/guard.hpp"
 #include "core/hub/audit.hpp"
 #include "core/provenance/provenance.hpp"
-#include "core/view/skill_view.hpp"
 #include "protocol/hub_json.hpp"
 #include "protocol/scan_json.hpp"
-#include "protocol/view_json.hpp"
 
 namespace skillrt::api {
 namespace {
 
 ApiResponse scan_skill(const RestApiServices& services, ApiCall& call) {
-  const core::Config& config = services.skills->config();
-  const std::shared_ptr<const core::Catalog> catalog = services.skills->catalog(call.ctx);
-  std::vector<std::string> warnings;
-  const auto answer = core::view_skill_in(call.ctx, config, *catalog, call.param("name"), std::nullopt, warnings);
-  if (!answer) {
-    return json_answer(http_status_of(answer.error().code), protocol::view_failure_json(answer.error()));
+  auto found = find_skill(services, call);
+  if (!found) {
+    return found.error();
   }
-  const auto& doc = std::get<core::SkillDocument>(*answer);
+  const core::SkillDocument& doc = found->doc;
   if (!doc.skill_dir) {
     return error_answer(400, "'" + doc.name + "' is a single-file skill: there is no folder to scan");
   }
   core::ScanOptions options;
   // The trust the skill was installed with, else what ?source= says, else community.
   const core::Provenance provenance =
-      core::ProvenanceIndex::load(call.ctx, config, catalog->roots).of(doc.tier, *doc.skill_dir);
+      core::ProvenanceIndex::load(call.ctx, services.skills->config(), found->catalog->roots).of(doc.tier, *doc.skill_dir);
   options.source = call.query.get("source").value_or(provenance.trust.empty() ? "community" : provenance.trust);
   const Result<core::ScanResult> result = core::scan_skill(*doc.skill_dir, options);
   if (!result) {

@@ -3,54 +3,24 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/util/percent_encoding.hpp"
 #include "core/util/utf8.hpp"
 #include "skillrt/try.hpp"
 
 namespace skillrt::api {
-namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
-}  // namespace
 
 Result<std::string> percent_decode(std::string_view text, bool plus_is_space) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '%') {
-      const int high = i + 1 < text.size() ? hex_value(text[i + 1]) : -1;
-      const int low = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
-      if (high < 0 || low < 0) {
-        return fail(ErrorCode::invalid_argument, "malformed percent-encoding in the request target");
-      }
-      const char decoded = static_cast<char>(high * 16 + low);
-      if (decoded == '\0') {
-        return fail(ErrorCode::invalid_argument, "an encoded NUL (%00) in the request target");
-      }
-      out.push_back(decoded);
-      i += 2;
-    } else if (c == '+' && plus_is_space) {
-      out.push_back(' ');
-    } else {
-      out.push_back(c);
-    }
+  std::optional<std::string> out = core::percent_decode(text, plus_is_space);
+  if (!out) {
+    return fail(ErrorCode::invalid_argument, "malformed percent-encoding in the request target");
   }
-  if (core::find_invalid_utf8(out)) {
+  if (out->find('\0') != std::string::npos) {
+    return fail(ErrorCode::invalid_argument, "an encoded NUL (%00) in the request target");
+  }
+  if (core::find_invalid_utf8(*out)) {
     return fail(ErrorCode::invalid_argument, "the request target does not decode to UTF-8 text");
   }
-  return out;
+  return std::move(*out);
 }
 
 Result<std::vector<std::string>> path_segments(std::string_view path) {

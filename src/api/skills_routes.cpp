@@ -10,6 +10,7 @@
 
 #include "api/routes.hpp"
 #include "api/skill_layer.hpp"
+#include "api/skill_lookup.hpp"
 #include "core/dbskills/db_skills.hpp"
 #include "core/discovery/catalog.hpp"
 #include "core/discovery/roots.hpp"
@@ -178,25 +179,22 @@ ApiResponse view_skill(const RestApiServices& services, ApiCall& call) {
   if (*layer == core::Layer::database) {
     return view_database_skill(services, call);
   }
-  const core::Config& config = services.skills->config();
-  const std::shared_ptr<const core::Catalog> catalog = services.skills->catalog(call.ctx);
-  std::vector<std::string> warnings;
-  const auto answer = core::view_skill_in(call.ctx, config, *catalog, call.param("name"), std::nullopt, warnings);
-  if (!answer) {
-    return json_answer(http_status_of(answer.error().code), protocol::view_failure_json(answer.error()));
+  auto found = find_skill(services, call);
+  if (!found) {
+    return found.error();
   }
-  const auto& doc = std::get<core::SkillDocument>(*answer);
+  const core::SkillDocument& doc = found->doc;
   if (*layer && core::tier_layer(doc.tier) != **layer) {
     return error_answer(404, "Skill '" + call.param("name") + "' is not in the " + core::layer_name(**layer) +
                                  " layer.");
   }
   Json out = protocol::skill_document_json(doc);
   if (doc.skill_dir) {
-    out["provenance"] =
-        protocol::provenance_json(core::ProvenanceIndex::load(call.ctx, config, catalog->roots).of(doc.tier, *doc.skill_dir));
+    out["provenance"] = protocol::provenance_json(
+        core::ProvenanceIndex::load(call.ctx, services.skills->config(), found->catalog->roots).of(doc.tier, *doc.skill_dir));
   }
-  if (!warnings.empty()) {
-    out["warnings"] = protocol::json_text_list(warnings);
+  if (!found->warnings.empty()) {
+    out["warnings"] = protocol::json_text_list(found->warnings);
   }
   if (const auto subject = core::usage_subject(doc)) {
     services.skills->note_view(call.ctx, subject->layer, subject->name);

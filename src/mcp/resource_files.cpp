@@ -8,6 +8,7 @@
 #include "core/files/read_file.hpp"
 #include "core/view/file_serving.hpp"
 #include "core/view/linked_files.hpp"
+#include "core/util/percent_encoding.hpp"
 #include "core/util/utf8.hpp"
 #include "mcp/server_state.hpp"
 
@@ -51,41 +52,6 @@ void append_encoded_path(std::string& out, std::string_view path) {
   }
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
-std::optional<std::string> percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    if (i + 2 >= text.size()) {
-      return std::nullopt;
-    }
-    const int high = hex_value(text[i + 1]);
-    const int low = hex_value(text[i + 2]);
-    if (high < 0 || low < 0) {
-      return std::nullopt;
-    }
-    out += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string skill_path_of(const core::Catalog& catalog, const core::SkillRecord& record) {
@@ -117,7 +83,7 @@ std::optional<UriTarget> resolve_skill_uri(const Snapshot& snapshot, std::string
   std::string_view rest = uri.substr(k_scheme.size());
   while (true) {
     const std::size_t slash = rest.find('/');
-    auto decoded = percent_decode(rest.substr(0, slash));
+    auto decoded = core::percent_decode(rest.substr(0, slash), false);
     // A decoded '/' or NUL inside a segment would change what the path means.
     if (!decoded || decoded->empty() || decoded->find('/') != std::string::npos ||
         decoded->find('\0') != std::string::npos) {

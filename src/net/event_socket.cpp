@@ -170,23 +170,23 @@ class EventSocket final : public std::enable_shared_from_this<EventSocket> {
   // Strand: ends the subscription and sends a close frame once no write is
   // in flight (Beast allows one write at a time, the close frame included).
   void close(websocket::close_reason reason) {
-    m_tick.cancel();
-    m_subscription.reset();
-    bool writing = false;
-    {
-      std::lock_guard lock(m_mutex);
-      m_closing = true;
-      m_queue.clear();
-      m_queued_bytes = 0;
-      writing = m_writing;
-      if (writing) {
-        m_close_after_write = true;
-      }
-    }
     m_reason = std::move(reason);
-    if (!writing) {
+    if (!shut_down(true)) {
       send_close();
     }
+  }
+
+  // Strand: no more events, nothing more queued. True while a write is in
+  // flight (with `close_after`, its completion then sends the close frame).
+  bool shut_down(bool close_after) {
+    m_tick.cancel();
+    m_subscription.reset();
+    std::lock_guard lock(m_mutex);
+    m_closing = true;
+    m_queue.clear();
+    m_queued_bytes = 0;
+    m_close_after_write = close_after && m_writing;
+    return m_writing;
   }
 
   void send_close() {
@@ -201,16 +201,7 @@ class EventSocket final : public std::enable_shared_from_this<EventSocket> {
 
   // Strand: the read side ended (peer closed, timed out, or sent too much).
   void stop(bool oversized) {
-    m_tick.cancel();
-    m_subscription.reset();
-    bool writing = false;
-    {
-      std::lock_guard lock(m_mutex);
-      m_closing = true;
-      m_queue.clear();
-      m_queued_bytes = 0;
-      writing = m_writing;
-    }
+    const bool writing = shut_down(false);
     if (oversized && m_ws.is_open() && !writing) {
       m_reason = websocket::close_reason(websocket::close_code::too_big, "message too big");
       send_close();
