@@ -3,6 +3,7 @@
 #include "core/limits.hpp"
 #include "core/util/strict_json.hpp"
 #include "protocol/error_json.hpp"
+#include "protocol/manage_json.hpp"
 
 namespace skillrt::api {
 
@@ -38,10 +39,12 @@ ApiResponse error_answer(const Error& error) {
   return json_answer(http_status_of(error.code), protocol::error_result_json(error));
 }
 
-ApiResponse result_answer(const Json& body, unsigned failure_status) {
-  const auto success = body.find("success");
-  const bool ok = success != body.end() && success->is_boolean() && success->get<bool>();
-  return json_answer(ok ? 200 : failure_status, body);
+ApiResponse manage_answer(const core::ManageResult& result, unsigned success_status) {
+  const Json body = protocol::manage_result_json(result);
+  if (result.success) {
+    return json_answer(success_status, body);
+  }
+  return json_answer(result.confirmation_required ? 409 : http_status_of(result.code), body);
 }
 
 Result<Json> body_object(const ApiRequest& request) {

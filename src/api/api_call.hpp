@@ -12,6 +12,7 @@
 #include "api/http_exchange.hpp"
 #include "api/query.hpp"
 #include "core/context.hpp"
+#include "core/manage/manage_request.hpp"
 #include "protocol/yaml_json.hpp"
 #include "skillrt/result.hpp"
 #include "skillrt/try.hpp"
@@ -37,9 +38,10 @@ ApiResponse json_answer(unsigned status, const Json& body);
 ApiResponse error_answer(unsigned status, std::string_view message);
 // {success: false, error, code} with http_status_of(error.code).
 ApiResponse error_answer(const Error& error);
-// A result body as the CLI's --json prints it: 200 when its `success` is
-// true, else `failure_status`.
-ApiResponse result_answer(const Json& body, unsigned failure_status);
+// skill_manage's answer: `success_status` when it succeeded; else 409 when
+// the guard asks for confirmation (send again with "confirm": true), or the
+// status of its error code.
+ApiResponse manage_answer(const core::ManageResult& result, unsigned success_status);
 
 // The request body as a JSON object (strict: no duplicate names, bounded
 // depth, UTF-8); an empty body is an empty object.

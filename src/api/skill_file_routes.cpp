@@ -8,7 +8,6 @@
 #include "core/discovery/catalog.hpp"
 #include "core/manage/manage_request.hpp"
 #include "core/view/skill_view.hpp"
-#include "protocol/manage_json.hpp"
 #include "protocol/view_json.hpp"
 
 namespace skillrt::api {
@@ -20,14 +19,6 @@ std::optional<ApiResponse> require_path(const ApiCall& call) {
     return error_answer(400, "name the file with ?path=, e.g. ?path=references/api.md");
   }
   return std::nullopt;
-}
-
-ApiResponse manage_answer(const core::ManageResult& result) {
-  const Json body = protocol::manage_result_json(result);
-  if (result.success) {
-    return json_answer(200, body);
-  }
-  return json_answer(result.confirmation_required ? 409 : http_status_of(result.code), body);
 }
 
 ApiResponse read_file(const RestApiServices& services, ApiCall& call) {
@@ -75,7 +66,7 @@ ApiResponse write_file(const RestApiServices& services, ApiCall& call) {
   request.layer = *layer;
   request.confirm = *confirm;
   request.actor = core::LedgerActor::user;
-  return manage_answer(core::manage_skill(call.ctx, services.skills->config(), request));
+  return manage_answer(core::manage_skill(call.ctx, services.skills->config(), request), 200);
 }
 
 ApiResponse remove_file(const RestApiServices& services, ApiCall& call) {
@@ -95,7 +86,7 @@ ApiResponse remove_file(const RestApiServices& services, ApiCall& call) {
   request.file_path = call.query.get("path");
   request.layer = *layer;
   request.actor = core::LedgerActor::user;
-  return manage_answer(core::manage_skill(call.ctx, services.skills->config(), request));
+  return manage_answer(core::manage_skill(call.ctx, services.skills->config(), request), 200);
 }
 
 }  // namespace

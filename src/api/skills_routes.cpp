@@ -21,7 +21,6 @@
 #include "core/view/view_usage.hpp"
 #include "protocol/db_json.hpp"
 #include "protocol/json_text.hpp"
-#include "protocol/manage_json.hpp"
 #include "protocol/provenance_json.hpp"
 #include "protocol/view_json.hpp"
 
@@ -203,14 +202,6 @@ ApiResponse view_skill(const RestApiServices& services, ApiCall& call) {
 }
 
 // --- writes -------------------------------------------------------------------
-
-ApiResponse manage_answer(const core::ManageResult& result, unsigned success_status) {
-  const Json body = protocol::manage_result_json(result);
-  if (result.success) {
-    return json_answer(success_status, body);
-  }
-  return json_answer(result.confirmation_required ? 409 : http_status_of(result.code), body);
-}
 
 // A person's write through skill_manage (file layers).
 ApiResponse run_manage(const RestApiServices& services, const ApiCall& call, core::ManageRequest request,
