@@ -90,6 +90,9 @@ public:
       case core::hub::SkillOutcome::failed:
         std::cout << "FAILED '" << r.name << "': " << r.reason << '\n';
         break;
+      case core::hub::SkillOutcome::allowed:  // a preview's answer; the CLI installs in one step
+        std::cout << "Allowed '" << r.name << "' (not installed)\n";
+        break;
       }
     }
     return outcome.success ? Outcome::ok : Outcome::failed;

@@ -129,6 +129,7 @@ Json install_outcome_json(const InstallOutcome& outcome) {
     item["scan"] = scan_json(r.judgement.scan, r.judgement.policy);
     item["signature"] = signature_json(r.judgement.signature, r.judgement.signature_required);
     item["lock_entry"] = r.entry ? lock_entry_json(*r.entry) : Json(nullptr);
+    item["content_hash"] = r.content_hash;
     skills.push_back(std::move(item));
   }
   out["skills"] = std::move(skills);

@@ -2,6 +2,7 @@
 #include "core/hub/install.hpp"
 
 #include "core/hub/audit_log.hpp"
+#include "core/hub/bundle_manifest.hpp"
 #include "core/hub/hub_events.hpp"
 #include "core/hub/hub_session.hpp"
 #include "core/hub/placement.hpp"
@@ -59,6 +60,8 @@ const char* skill_outcome_name(SkillOutcome outcome) {
     return "blocked";
   case SkillOutcome::failed:
     return "failed";
+  case SkillOutcome::allowed:
+    return "allowed";
   }
   return "failed";
 }
@@ -82,9 +85,14 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
   out.recovered = session->recovered;
   LockFile* lock = &session->lock_file;
   auto bundle = fetch_into_quarantine(paths, fetcher, request.source, progress);
+  // A preview changes nothing on disk outside the quarantine, the audit log included.
+  const auto audit = [&](const AuditRecord& record) {
+    if (!request.preview) {
+      (void)append_audit_line(paths.audit_log, record);
+    }
+  };
   if (!bundle) {
-    (void)append_audit_line(paths.audit_log, {AuditAction::blocked, "-", request.source, std::nullopt, std::nullopt,
-                                              bundle.error().message});
+    audit({AuditAction::blocked, "-", request.source, std::nullopt, std::nullopt, bundle.error().message});
     out.error = bundle.error();
     return out;
   }
@@ -106,6 +114,24 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
     options.require_signature = request.require_signature;
     options.config = &config;
     report.judgement = judge_skill(staged.dir, options);
+    if (report.judgement.manifest) {
+      report.content_hash = report.judgement.manifest->content_hash;
+    } else if (auto hash = bundle_content_hash(staged.dir)) {
+      report.content_hash = std::move(*hash);
+    }
+    if (!request.pinned_hashes.empty()) {
+      const auto pinned = request.pinned_hashes.find(staged.name);
+      if (pinned == request.pinned_hashes.end()) {
+        report.judgement.allowed = false;
+        report.judgement.reason = "the source now holds '" + staged.name +
+                                  "', which the reviewed scan did not show; scan the source again";
+      } else if (report.content_hash.empty() || pinned->second != report.content_hash) {
+        report.judgement.allowed = false;
+        report.judgement.reason = "the source changed since it was scanned (reviewed " + pinned->second + ", now " +
+                                  (report.content_hash.empty() ? std::string("unreadable") : report.content_hash) +
+                                  "); scan it again";
+      }
+    }
 
     const std::string category = install_category(request, *lock, bundle->source, staged.name);
     auto plan = plan_target(paths, *lock, category, staged.name, request.force);
@@ -113,8 +139,7 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
       report.outcome = SkillOutcome::blocked;
       report.reason = plan.error().message;
       report.path = paths.root / (category.empty() ? staged.name : category + "/" + staged.name);
-      (void)append_audit_line(paths.audit_log,
-                              blocked_record(staged.name, out.identifier, report.judgement, plan.error().message));
+      audit(blocked_record(staged.name, out.identifier, report.judgement, plan.error().message));
       out.skills.push_back(std::move(report));
       continue;
     }
@@ -122,8 +147,13 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
     if (!report.judgement.allowed) {
       report.outcome = SkillOutcome::blocked;
       report.reason = report.judgement.reason;
-      (void)append_audit_line(paths.audit_log,
-                              blocked_record(staged.name, out.identifier, report.judgement, report.judgement.reason));
+      audit(blocked_record(staged.name, out.identifier, report.judgement, report.judgement.reason));
+      out.skills.push_back(std::move(report));
+      continue;
+    }
+    if (request.preview) {
+      report.outcome = SkillOutcome::allowed;
+      report.reason = report.judgement.reason;
       out.skills.push_back(std::move(report));
       continue;
     }
@@ -178,7 +208,8 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
   }
   out.success = !out.skills.empty();
   for (const InstallReport& r : out.skills) {
-    out.success = out.success && (r.outcome == SkillOutcome::installed || r.outcome == SkillOutcome::reinstalled);
+    out.success = out.success && (r.outcome == SkillOutcome::installed || r.outcome == SkillOutcome::reinstalled ||
+                                  r.outcome == SkillOutcome::allowed);
   }
   return out;
 }

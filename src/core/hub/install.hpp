@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,10 +28,22 @@ struct InstallRequest {
   std::optional<TrustLevel> trust; // --trust
   bool require_signature = false;  // --require-signature
   bool shared = false;             // --shared: HOME/skills even with --user
+  // Judge only: fetch into quarantine, validate, scan and plan every skill,
+  // then discard the quarantine. Nothing is placed and nothing is written to
+  // lock.json or audit.log; an allowed skill's outcome is `allowed`. The
+  // first half of a two-step install (a person reads the report, then confirms).
+  bool preview = false;
+  // The second half: the content hash (bundle_manifest) of every skill the
+  // person saw in the preview, by name. When set, a skill whose fetched
+  // content hashes differently — or that the preview did not show — is
+  // blocked, so what is installed is exactly what was reviewed even though
+  // the source is fetched again.
+  std::map<std::string, std::string> pinned_hashes;
 };
 
-enum class SkillOutcome : unsigned char { installed, reinstalled, updated, blocked, failed };
-const char* skill_outcome_name(SkillOutcome outcome); // "installed" | "reinstalled" | "updated" | "blocked" | "failed"
+enum class SkillOutcome : unsigned char { installed, reinstalled, updated, blocked, failed, allowed };
+// "installed" | "reinstalled" | "updated" | "blocked" | "failed" | "allowed" (a preview's yes)
+const char* skill_outcome_name(SkillOutcome outcome);
 
 struct InstallReport {
   std::string name;
@@ -40,10 +53,11 @@ struct InstallReport {
   std::string reason;
   Judgement judgement;
   std::optional<LockEntry> entry; // what lock.json now records
+  std::string content_hash;       // the fetched folder's bundle_manifest hash ("" when it could not be taken)
 };
 
 struct InstallOutcome {
-  bool success = false;       // every skill installed
+  bool success = false;       // every skill installed (a preview: every skill allowed)
   std::optional<Error> error; // the operation could not run (fetch, permission, lock...)
   std::filesystem::path root;
   std::string identifier;
