@@ -216,37 +216,22 @@ std::string unified_hunks(std::string_view old_text, std::string_view new_text, 
   return out;
 }
 
-TreeDiff diff_trees(const fs::path& old_dir, const fs::path& new_dir, const DiffSkip& skip) {
+TreeDiff diff_file_sets(const std::map<std::string, FileSides>& files) {
   TreeDiff out;
-  const auto old_files = regular_files(old_dir, skip);
-  const auto new_files = regular_files(new_dir, skip);
-  std::map<std::string, std::pair<const fs::path*, const fs::path*>> all;
-  for (const auto& [rel, path] : old_files) {
-    all[rel].first = &path;
-  }
-  for (const auto& [rel, path] : new_files) {
-    all[rel].second = &path;
-  }
-  for (const auto& [rel, pair] : all) {
-    const auto read = [](const fs::path* p) -> std::optional<std::string> {
-      if (p == nullptr) {
-        return std::string();
-      }
-      auto bytes = read_regular_file(*p, limits::k_max_diff_file_bytes);
-      return bytes ? std::optional<std::string>(std::move(*bytes)) : std::nullopt;
+  for (const auto& [rel, sides] : files) {
+    const auto read = [](const std::optional<FileReader>& reader) -> std::optional<std::string> {
+      return reader ? (*reader)() : std::optional<std::string>(std::string());
     };
-    const std::optional<std::string> before = read(pair.first);
-    const std::optional<std::string> after = read(pair.second);
-    if (before && after && pair.first != nullptr && pair.second != nullptr && *before == *after) {
+    const std::optional<std::string> before = read(sides.before);
+    const std::optional<std::string> after = read(sides.after);
+    if (before && after && sides.before && sides.after && *before == *after) {
       continue;
     }
     FileDiff file;
     file.path = rel;
-    file.change = pair.first == nullptr    ? FileChange::added
-                  : pair.second == nullptr ? FileChange::removed
-                                           : FileChange::modified;
-    const std::string a_label = pair.first == nullptr ? "/dev/null" : "a/" + rel;
-    const std::string b_label = pair.second == nullptr ? "/dev/null" : "b/" + rel;
+    file.change = !sides.before ? FileChange::added : !sides.after ? FileChange::removed : FileChange::modified;
+    const std::string a_label = !sides.before ? "/dev/null" : "a/" + rel;
+    const std::string b_label = !sides.after ? "/dev/null" : "b/" + rel;
     std::string chunk;
     if (!before || !after) {
       chunk = "--- " + a_label + "\n+++ " + b_label + "\n@@ larger than " + std::to_string(limits::k_max_diff_file_bytes) +
@@ -267,6 +252,23 @@ TreeDiff diff_trees(const fs::path& old_dir, const fs::path& new_dir, const Diff
     out.files.push_back(std::move(file));
   }
   return out;
+}
+
+TreeDiff diff_trees(const fs::path& old_dir, const fs::path& new_dir, const DiffSkip& skip) {
+  const auto reader = [](const fs::path& path) -> FileReader {
+    return [path]() -> std::optional<std::string> {
+      auto bytes = read_regular_file(path, limits::k_max_diff_file_bytes);
+      return bytes ? std::optional<std::string>(std::move(*bytes)) : std::nullopt;
+    };
+  };
+  std::map<std::string, FileSides> files;
+  for (const auto& [rel, path] : regular_files(old_dir, skip)) {
+    files[rel].before = reader(path);
+  }
+  for (const auto& [rel, path] : regular_files(new_dir, skip)) {
+    files[rel].after = reader(path);
+  }
+  return diff_file_sets(files);
 }
 
 } // namespace skillrt::core::diff

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,19 @@ struct TreeDiff {
 // lines around each change. Counts go to `added` / `removed`.
 std::string unified_hunks(std::string_view old_text, std::string_view new_text, std::size_t context, std::size_t& added,
                           std::size_t& removed);
+
+// Reads one side of a file: its bytes, or nullopt when it is unreadable or
+// larger than limits::k_max_diff_file_bytes (then summarised, not diffed).
+using FileReader = std::function<std::optional<std::string>()>;
+struct FileSides {
+  std::optional<FileReader> before;  // nullopt: the file is not on that side (added)
+  std::optional<FileReader> after;   // nullopt: removed
+};
+
+// The diff of two sets of files, by relative path (the map's order is the
+// output's): what diff_trees does for two folders, for files from anywhere
+// (the ledger's content-addressed blobs, for one).
+TreeDiff diff_file_sets(const std::map<std::string, FileSides>& files);
 
 // Entries left out of both sides: called with an entry's file name and
 // whether it is a folder (a skipped folder's whole subtree is left out).
