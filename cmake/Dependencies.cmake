@@ -21,6 +21,8 @@ find_package(Boost 1.81 REQUIRED CONFIG)
 find_package(LibArchive 3.6 REQUIRED)
 pkg_check_modules(GIT2 REQUIRED IMPORTED_TARGET libgit2>=1.5)
 find_package(CURL 7.88 REQUIRED)
+# Markdown → HTML for the web UI (src/web/markdown_html.cpp): md4c's parser only.
+pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c>=0.4.8)
 # ed25519 signatures of skill bundles (src/core/hub/ed25519.cpp).
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium>=1.0.18)
 

@@ -1,19 +1,9 @@
 # cmake -DINPUT=file -DOUTPUT=file.cpp -DSYMBOL=name -DNAMESPACE=ns -P EmbedText.cmake
 # Writes OUTPUT defining `extern const std::string_view NAMESPACE::SYMBOL`
 # with INPUT's bytes, so the binary serves the file without reading the tree.
-# The bytes go in as hex escapes in chunks: no delimiter or trigraph in the
-# text can break the literal, and no compiler limit on one literal is hit.
-file(READ "${INPUT}" hex HEX)
-string(LENGTH "${hex}" hex_length)
-set(body "")
-set(offset 0)
-while(offset LESS hex_length)
-  string(SUBSTRING "${hex}" ${offset} 2048 chunk)
-  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" chunk "${chunk}")
-  string(APPEND body "    \"${chunk}\"\n")
-  math(EXPR offset "${offset} + 2048")
-endwhile()
-math(EXPR byte_count "${hex_length} / 2")
+# The bytes go in as hex escapes (HexLiteral.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/HexLiteral.cmake)
+skillrt_hex_literal("${INPUT}" body byte_count)
 set(text "// Generated from ${INPUT} by cmake/EmbedText.cmake: do not edit.
 #include <string_view>
 

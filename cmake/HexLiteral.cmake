@@ -1,0 +1,19 @@
+# skillrt_hex_literal(FILE BODY_VAR COUNT_VAR): FILE's bytes as the lines of a
+# C++ string literal (hex escapes in chunks of 1,024 bytes: no delimiter or
+# trigraph in the text can break it, and no compiler limit on one literal is
+# hit) and their count. Included by the embedding scripts (cmake -P).
+function(skillrt_hex_literal file body_var count_var)
+  file(READ "${file}" hex HEX)
+  string(LENGTH "${hex}" hex_length)
+  set(body "")
+  set(offset 0)
+  while(offset LESS hex_length)
+    string(SUBSTRING "${hex}" ${offset} 2048 chunk)
+    string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" chunk "${chunk}")
+    string(APPEND body "    \"${chunk}\"\n")
+    math(EXPR offset "${offset} + 2048")
+  endwhile()
+  math(EXPR count "${hex_length} / 2")
+  set(${body_var} "${body}" PARENT_SCOPE)
+  set(${count_var} ${count} PARENT_SCOPE)
+endfunction()
