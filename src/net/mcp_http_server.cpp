@@ -39,6 +39,9 @@
 #include "net/proxy_rules.hpp"
 #include "net/proxy_relay.hpp"
 #include "net/session_registry.hpp"
+#include "net/web_front.hpp"
+#include "net/web_sessions.hpp"
+#include "web/web_assets.hpp"
 
 namespace skillrt::net {
 namespace {
@@ -102,6 +105,8 @@ struct McpHttpServer::Impl {
         authenticate(std::move(auth)),
         loopback_listener(loopback),
         registry(options.max_sessions, options.max_sessions_per_caller),
+        web_sessions(std::chrono::seconds(options.web_session_idle_s), std::chrono::seconds(options.web_session_lifetime_s),
+                     options.max_web_sessions),
         work(asio::make_work_guard(ioc)),
         acceptor(asio::make_strand(ioc)),
         accept_retry(acceptor.get_executor()),
@@ -128,6 +133,7 @@ struct McpHttpServer::Impl {
   const Authenticator authenticate;
   const bool loopback_listener;
   SessionRegistry registry;
+  WebSessions web_sessions;  // the web UI's sign-ins (web_sessions.hpp)
   std::atomic<bool> stopped{false};
   std::uint16_t port = 0;
   // Open sockets, in total and per peer address (accept and close only, not per request).
@@ -522,12 +528,32 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (!request_origin_allowed(header(head, http::field::host).value_or(std::string_view{}),
                                 header(head, http::field::origin), m_impl.loopback_listener,
                                 options.allowed_hosts)) {
-      prepare_error(http::status::forbidden, k_transport_error, "Forbidden: Host or Origin header not allowed");
+      // Refused in the shape of the door that was knocked on.
+      if (target_path(view(head.target())).starts_with("/api/")) {
+        prepare_api_error(http::status::forbidden, "Forbidden: Host or Origin header not allowed");
+      } else {
+        prepare_error(http::status::forbidden, k_transport_error, "Forbidden: Host or Origin header not allowed");
+      }
       return false;
     }
     if (options.events != nullptr && target_path(view(head.target())) == "/api/v1/events") {
       m_route = Route::events;
       return admit_events(head);
+    }
+    if (options.web_ui && options.api && target_path(view(head.target())) == "/api/v1/session") {
+      m_route = Route::session;
+      return admit_session(head);
+    }
+    if (options.web_ui && web::web_asset_name(target_path(view(head.target())))) {
+      m_route = Route::web;
+      if (head.method() != http::verb::get) {
+        prepare(http::status::method_not_allowed);
+        m_response.set(http::field::allow, "GET");
+        m_response.set(http::field::content_type, "text/plain; charset=utf-8");
+        m_response.body() = "Method Not Allowed\n";
+        return false;
+      }
+      return true;
     }
     if (options.api && target_path(view(head.target())).starts_with("/api/")) {
       m_route = Route::api;
@@ -624,6 +650,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
     m_caller.reset();
     m_bearer.reset();
+    m_web_session.reset();
     if (const auto authorization = header(head, http::field::authorization)) {
       if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
         m_caller = m_impl.authenticate(*bearer);
@@ -631,6 +658,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
           m_bearer = std::move(bearer);  // re-checked on every tick of the socket
         }
       }
+    } else if (const CookieCaller cookie = cookie_caller(head, /*write=*/false); cookie.caller) {
+      // The web UI's socket: the browser sends its session cookie (it cannot
+      // set Authorization on a WebSocket); the Origin check above applies.
+      m_caller = cookie.caller;
+      m_bearer = cookie.bearer;
+      m_web_session = cookie.session_id;
     } else if (m_impl.options.allow_anonymous) {
       m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
     }
@@ -642,6 +675,67 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     return true;
   }
 
+  // The session cookie's caller (web_front.hpp); not signed in when the UI is off.
+  CookieCaller cookie_caller(const Request& head, bool write) {
+    if (!m_impl.options.web_ui) {
+      return {};
+    }
+    return authenticate_cookie(m_impl.web_sessions, m_impl.authenticate, header(head, http::field::cookie), write,
+                               header(head, k_csrf_header), header(head, http::field::origin).has_value());
+  }
+
+  // /api/v1/session: sign in, who am I, sign out (web_front.hpp).
+  bool admit_session(const Request& head) {
+    const http::verb method = head.method();
+    if (method != http::verb::get && method != http::verb::post && method != http::verb::delete_) {
+      prepare_api_error(http::status::method_not_allowed, "Method Not Allowed");
+      m_response.set(http::field::allow, "GET, POST, DELETE");
+      return false;
+    }
+    if (method == http::verb::post &&
+        !is_json_content_type(header(head, http::field::content_type).value_or(std::string_view{}))) {
+      prepare_api_error(http::status::unsupported_media_type,
+                        "Unsupported Media Type: Content-Type must be application/json");
+      return false;
+    }
+    return true;
+  }
+
+  void handle_session(Request& request) {
+    const std::optional<std::string_view> origin = header(request, http::field::origin);
+    SessionExchange exchange;
+    exchange.method = view(request.method_string());
+    exchange.body = request.body();
+    exchange.cookie = header(request, http::field::cookie);
+    exchange.csrf = header(request, k_csrf_header);
+    exchange.secure = origin && origin->starts_with("https://");
+    send_answer(session_answer(m_impl.web_sessions, m_impl.authenticate, exchange));
+  }
+
+  void handle_web(Request& request) {
+    send_answer(web_asset_answer(target_path(view(request.target())), header(request, http::field::if_none_match),
+                                 m_impl.options.web_root));
+  }
+
+  // Puts a REST-shaped answer on the wire; Cache-Control is no-store unless
+  // the answer set its own.
+  void send_answer(api::ApiResponse answer) {
+    prepare(static_cast<http::status>(answer.status));
+    if (!answer.content_type.empty()) {
+      m_response.set(http::field::content_type, answer.content_type);
+    }
+    bool cache_set = false;
+    for (const auto& [name, value] : answer.headers) {
+      cache_set = cache_set || beast::iequals(name, "Cache-Control");
+      m_response.insert(name, value);
+    }
+    if (!cache_set) {
+      m_response.set(http::field::cache_control, "no-store");
+    }
+    m_response.body() = std::move(answer.body);
+    send();
+  }
+
   // Hands the socket to an EventSocket; this connection object ends here.
   void handle_events(Request& request) {
     EventSocketOptions options;
@@ -651,12 +745,15 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     options.idle = std::chrono::milliseconds(m_impl.options.events_idle_ms);
     options.queue_bytes = m_impl.options.events_queue_bytes;
     options.socket_buffer_bytes = m_impl.options.sse_socket_buffer_bytes;
-    options.still_authorized = [impl = &m_impl, bearer = m_bearer, caller = *m_caller] {
+    options.still_authorized = [impl = &m_impl, bearer = m_bearer, caller = *m_caller, web_session = m_web_session] {
       if (!bearer) {
         return true;  // anonymous loopback socket: nothing to revoke
       }
       if (!impl->authenticate) {
         return false;
+      }
+      if (web_session && !impl->web_sessions.find(*web_session)) {
+        return false;  // signed out (or the session expired)
       }
       const std::optional<mcp::Caller> now = impl->authenticate(*bearer);
       return now && same_caller(*now, caller);
@@ -680,10 +777,18 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
     m_caller.reset();
     m_bearer.reset();
+    CookieCaller cookie;
     if (const auto authorization = header(head, http::field::authorization)) {
       if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
         m_caller = m_impl.authenticate(*bearer);
       }
+    } else if (cookie = cookie_caller(head, method != http::verb::get); cookie.check == CookieCheck::no_csrf) {
+      prepare_api_error(http::status::forbidden,
+                        "Forbidden: a write from a signed-in browser needs the session's X-CSRF-Token header "
+                        "and an Origin header");
+      return false;
+    } else if (cookie.caller) {
+      m_caller = cookie.caller;
     } else if (m_impl.options.allow_anonymous || public_document) {
       m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
     }
@@ -726,16 +831,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         answer.status = 500;
         answer.body = api::api_error_body(std::string("internal error: ") + error.what());
       }
-      asio::post(self->m_stream.get_executor(), [self, answer = std::move(answer)]() mutable {
-        self->prepare(static_cast<http::status>(answer.status));
-        self->m_response.set(http::field::content_type, answer.content_type);
-        for (const auto& [name, value] : answer.headers) {
-          self->m_response.set(name, value);
-        }
-        self->m_response.set(http::field::cache_control, "no-store");
-        self->m_response.body() = std::move(answer.body);
-        self->send();
-      });
+      asio::post(self->m_stream.get_executor(),
+                 [self, answer = std::move(answer)]() mutable { self->send_answer(std::move(answer)); });
     });
   }
 
@@ -810,6 +907,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void handle(Request& request) {
     if (m_route == Route::events) {
       return handle_events(request);
+    }
+    if (m_route == Route::session) {
+      return handle_session(request);
+    }
+    if (m_route == Route::web) {
+      return handle_web(request);
     }
     if (m_route == Route::api) {
       return handle_api(request);
@@ -1004,9 +1107,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::optional<mcp::Caller> m_caller;  // who sent the request being handled (set by admit)
   std::optional<std::string> m_bearer;  // its token, kept for a GET only (set by admit)
   std::optional<std::uint64_t> m_since;  // /api/v1/events?since=N (set by admit_events)
+  std::optional<std::string> m_web_session;  // the event socket's session cookie, when it came with one
   std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
   bool m_refused = false;                // reading the small body of a refused request
-  enum class Route { mcp, api, proxy, events };
+  enum class Route { mcp, api, proxy, events, session, web };
   Route m_route = Route::mcp;            // where the request being handled goes (set by admit)
   std::array<char, 4096> m_discard{};
 };

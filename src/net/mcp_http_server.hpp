@@ -8,12 +8,14 @@
 // Sessions are named by the Mcp-Session-Id header given at initialize.
 // Paths under /api/ go to HttpOptions::api (api/http_exchange.hpp) when it is set,
 // and POST /v1/chat/completions and GET /v1/models to the OpenAI-compatible
-// proxy (openai_proxy.hpp) when HttpOptions::proxy is. Every request first
+// proxy (openai_proxy.hpp) when HttpOptions::proxy is, and `/`, `/ui/*` and
+// /api/v1/session to the web UI (web_front.hpp) when HttpOptions::web_ui is. Every request first
 // passes the Host/Origin check (DNS rebinding) and the bearer-token check.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -82,6 +84,16 @@ struct HttpOptions {
   // so a lookup at most once per cache lifetime): a revoked token's socket
   // closes within the cache lifetime plus this.
   std::uint32_t events_recheck_ms = 1'000;
+  // The web UI (web_front.hpp): its files at / and /ui/<file>, sign-in at
+  // /api/v1/session, and session cookies accepted on /api/ and
+  // /api/v1/events. Needs `api`; off: those paths are 404 and cookies are ignored.
+  bool web_ui = true;
+  // Serve the UI's files from this folder instead of the built-in copy (to
+  // work on the UI without rebuilding).
+  std::optional<std::filesystem::path> web_root;
+  std::uint32_t web_session_idle_s = 12 * 3600;         // a sign-in unused this long ends
+  std::uint32_t web_session_lifetime_s = 7 * 24 * 3600;  // and any sign-in ends after this
+  std::size_t max_web_sessions = 10'000;                // past it, the least recently used ends
   // /v1/chat/completions and /v1/models relayed to an upstream (openai_proxy.hpp);
   // unset: /v1/ paths are 404 like any other.
   std::optional<ProxyOptions> proxy;

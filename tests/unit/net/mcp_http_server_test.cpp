@@ -10,6 +10,7 @@
 #include <regex>
 #include <thread>
 
+#include "api/event_feed.hpp"
 #include "net/auth_cache.hpp"
 #include "net/token_authenticator.hpp"
 #include "store/open_store.hpp"
@@ -794,6 +795,207 @@ TEST_F(McpHttpServerTest, RevokedTokenEndsItsOpenStream) {
   EXPECT_LT(std::chrono::steady_clock::now() - begin, k_ttl + 100ms + 1s);  // TTL + keepalive + slack
   EXPECT_FALSE(bob_stream->closed_by_peer(500));
   EXPECT_TRUE(bob_stream->read_stream_until(": keepalive", 3000));
+}
+
+
+// --- the web UI's door and the events WebSocket ---------------------------
+
+// The handshake of /api/v1/events (RFC 6455 §4.1) with extra headers.
+bool send_upgrade(HttpTestClient& client, const Headers& extra) {
+  Headers headers{{"Connection", "Upgrade"}, {"Upgrade", "websocket"}, {"Sec-WebSocket-Version", "13"},
+                  {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}};
+  headers.insert(headers.end(), extra.begin(), extra.end());
+  return client.send_request("GET", "/api/v1/events", headers);
+}
+
+// An API handler that names its caller, so a test sees who the server decided it was.
+api::ApiHandler echo_caller() {
+  return [](const api::ApiRequest& request) {
+    return api::ApiResponse{200, "{\"user\":\"" + request.caller.user_id.value_or("-") + "\",\"method\":\"" +
+                                     request.method + "\"}",
+                            "application/json", {}};
+  };
+}
+
+struct SignedIn {
+  std::string cookie;  // "skillrt_session=…"
+  std::string csrf;
+};
+
+std::optional<SignedIn> sign_in(std::uint16_t port, const std::string& bearer) {
+  HttpTestClient client(port);
+  if (!client.send_request("POST", "/api/v1/session", {{"Content-Type", "application/json"}},
+                           "{\"token\":\"" + bearer + "\"}")) {
+    return std::nullopt;
+  }
+  const std::optional<HttpReply> reply = client.read_reply();
+  if (!reply || reply->status != 200) {
+    return std::nullopt;
+  }
+  const std::string set_cookie = reply->header("set-cookie");
+  std::smatch csrf;
+  if (!std::regex_search(reply->body, csrf, std::regex("\"csrf_token\":\"([0-9a-f]+)\""))) {
+    return std::nullopt;
+  }
+  return SignedIn{set_cookie.substr(0, set_cookie.find(';')), csrf[1]};
+}
+
+TEST_F(McpHttpServerTest, SignInTradesATokenForAStrictHttpOnlyCookie) {
+  HttpOptions web = options(/*anonymous=*/false);
+  web.api = echo_caller();
+  start(web);
+  HttpTestClient bad(m_port);
+  EXPECT_EQ(exchange(bad, "POST", {{"Content-Type", "application/json"}}, R"({"token":"skrt_nope_nope"})",
+                     "/api/v1/session")
+                .status,
+            401);
+  HttpTestClient client(m_port);
+  const HttpReply reply = exchange(client, "POST", {{"Content-Type", "application/json"}},
+                                   "{\"token\":\"" + m_alice + "\"}", "/api/v1/session");
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const std::string cookie = reply.header("set-cookie");
+  EXPECT_TRUE(std::regex_search(cookie, std::regex("^skillrt_session=[0-9a-f]{64}; Path=/; HttpOnly; SameSite=Strict")))
+      << cookie;
+  EXPECT_EQ(cookie.find(m_alice), std::string::npos);
+  EXPECT_NE(reply.body.find("\"user_id\":\"alice\""), std::string::npos) << reply.body;
+  EXPECT_EQ(reply.body.find(m_alice), std::string::npos);  // the token is not echoed
+}
+
+TEST_F(McpHttpServerTest, CookieReadsAndCsrfCheckedWrites) {
+  HttpOptions web = options(/*anonymous=*/false);
+  web.api = echo_caller();
+  start(web);
+  const std::optional<SignedIn> alice = sign_in(m_port, m_alice);
+  ASSERT_TRUE(alice);
+  const std::string origin = "http://127.0.0.1:" + std::to_string(m_port);
+  const auto call = [&](const std::string& method, const Headers& headers) {
+    HttpTestClient client(m_port);
+    Headers all = headers;
+    all.emplace_back("Content-Type", "application/json");
+    return exchange(client, method, all, method == "GET" ? "" : "{}", "/api/v1/skills");
+  };
+  HttpReply read = call("GET", {{"Cookie", alice->cookie}});
+  EXPECT_EQ(read.status, 200);
+  EXPECT_NE(read.body.find("\"user\":\"alice\""), std::string::npos) << read.body;
+  EXPECT_EQ(call("POST", {{"Cookie", alice->cookie}, {"Origin", origin}}).status, 403);  // no CSRF token
+  EXPECT_EQ(call("POST", {{"Cookie", alice->cookie}, {"X-CSRF-Token", alice->csrf}}).status, 403);  // no Origin
+  EXPECT_EQ(call("POST", {{"Cookie", alice->cookie}, {"Origin", origin}, {"X-CSRF-Token", std::string(32, '0')}}).status,
+            403);
+  EXPECT_EQ(call("POST", {{"Cookie", alice->cookie}, {"Origin", "http://evil.example"}, {"X-CSRF-Token", alice->csrf}})
+                .status,
+            403);
+  const HttpReply write = call("PUT", {{"Cookie", alice->cookie}, {"Origin", origin}, {"X-CSRF-Token", alice->csrf}});
+  EXPECT_EQ(write.status, 200);
+  EXPECT_NE(write.body.find("\"user\":\"alice\",\"method\":\"PUT\""), std::string::npos) << write.body;
+  // Another session's CSRF token does not fit this session.
+  const std::optional<SignedIn> bob = sign_in(m_port, m_bob);
+  ASSERT_TRUE(bob);
+  EXPECT_EQ(call("POST", {{"Cookie", alice->cookie}, {"Origin", origin}, {"X-CSRF-Token", bob->csrf}}).status, 403);
+  EXPECT_EQ(call("GET", {{"Cookie", "skillrt_session=" + std::string(64, 'a')}}).status, 401);
+}
+
+TEST_F(McpHttpServerTest, UiFilesCarryTheirPolicyAndRevalidate) {
+  HttpOptions web = options(/*anonymous=*/false);
+  web.api = echo_caller();
+  start(web);
+  HttpTestClient client(m_port);
+  const HttpReply page = exchange(client, "GET", {}, {}, "/");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_NE(page.header("content-security-policy").find("script-src 'self'"), std::string::npos);
+  EXPECT_EQ(page.header("content-security-policy").find("unsafe-inline"), std::string::npos);
+  EXPECT_EQ(page.header("x-content-type-options"), "nosniff");
+  EXPECT_EQ(page.header("x-frame-options"), "DENY");
+  const std::string etag = page.header("etag");
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(exchange(client, "GET", {{"If-None-Match", etag}}, {}, "/").status, 304);
+  EXPECT_EQ(exchange(client, "GET", {}, {}, "/ui/app.js").header("content-type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(exchange(client, "GET", {}, {}, "/ui/nothing.js").status, 404);
+  EXPECT_EQ(exchange(client, "GET", {}, {}, "/ui/..%2fskillrt.db").status, 404);
+  EXPECT_EQ(exchange(client, "POST", {{"Content-Type", "application/json"}}, "{}", "/").status, 405);
+  // A page on another site cannot even load them through a rebound name.
+  EXPECT_EQ(exchange(client, "GET", {{"Host", "evil.example"}}, {}, "/").status, 403);
+}
+
+TEST_F(McpHttpServerTest, SignedInSocketClosesOnSignOut) {
+  api::EventFeed feed(m_mcp->events(), 64);
+  HttpOptions web = options(/*anonymous=*/false);
+  web.api = echo_caller();
+  web.events = &feed;
+  web.events_recheck_ms = 50;
+  start(web);
+  const std::optional<SignedIn> alice = sign_in(m_port, m_alice);
+  ASSERT_TRUE(alice);
+  const std::string origin = "http://127.0.0.1:" + std::to_string(m_port);
+  HttpTestClient refused(m_port);
+  ASSERT_TRUE(send_upgrade(refused, {{"Origin", origin}}));
+  EXPECT_EQ(refused.read_reply().value_or(HttpReply{}).status, 401);
+  HttpTestClient foreign(m_port);
+  ASSERT_TRUE(send_upgrade(foreign, {{"Cookie", alice->cookie}, {"Origin", "http://evil.example"}}));
+  EXPECT_EQ(foreign.read_reply().value_or(HttpReply{}).status, 403);
+
+  HttpTestClient socket(m_port);
+  ASSERT_TRUE(send_upgrade(socket, {{"Cookie", alice->cookie}, {"Origin", origin}}));
+  ASSERT_EQ(socket.read_head().value_or(HttpReply{}).status, 101);
+  const auto hello = socket.read_ws_frame();
+  ASSERT_TRUE(hello);
+  EXPECT_NE(hello->payload.find("\"type\":\"hello\""), std::string::npos);
+  core::SkillEvent event;
+  event.layer = core::Layer::user;
+  event.owner = "alice";
+  event.name = "for-alice";
+  m_mcp->events().publish(event);
+  const auto delivered = socket.read_ws_frame();
+  ASSERT_TRUE(delivered);
+  EXPECT_NE(delivered->payload.find("\"name\":\"for-alice\""), std::string::npos) << delivered->payload;
+
+  HttpTestClient out(m_port);
+  EXPECT_EQ(exchange(out, "DELETE", {{"Cookie", alice->cookie}, {"X-CSRF-Token", alice->csrf}}, {}, "/api/v1/session")
+                .status,
+            200);
+  std::optional<HttpTestClient::WsFrame> frame;
+  while ((frame = socket.read_ws_frame(3000)) && frame->opcode != 8) {
+  }
+  ASSERT_TRUE(frame) << "no close frame after sign-out";
+  ASSERT_GE(frame->payload.size(), 2u);
+  EXPECT_EQ((static_cast<unsigned char>(frame->payload[0]) << 8) | static_cast<unsigned char>(frame->payload[1]), 4001);
+}
+
+TEST_F(McpHttpServerTest, SlowEventConsumerIsCutOffWith4008AndItsQueueFreed) {
+  api::EventFeed feed(m_mcp->events(), 64);
+  HttpOptions small = options(/*anonymous=*/false);
+  small.events = &feed;
+  small.events_queue_bytes = 16 * 1024;
+  small.sse_socket_buffer_bytes = 4 * 1024;
+  start(small);
+  // A client with a tiny receive window that stops reading after the hello.
+  HttpTestClient socket(m_port, /*receive_buffer=*/2048);
+  ASSERT_TRUE(send_upgrade(socket, {{"Authorization", "Bearer " + m_alice}}));
+  ASSERT_EQ(socket.read_head().value_or(HttpReply{}).status, 101);
+  ASSERT_TRUE(socket.read_ws_frame());
+  ASSERT_EQ(feed.subscriber_count(), 1u);
+  // Far more than the queue and every socket buffer hold: about 2 MB.
+  core::SkillEvent event;
+  event.layer = core::Layer::user;
+  event.owner = "alice";
+  event.name = std::string(2000, 'x');
+  for (int i = 0; i < 1000 && feed.subscriber_count() == 1; ++i) {
+    m_mcp->events().publish(event);
+  }
+  // The server gave up on the socket: its queue is gone at once, however
+  // long the client takes to notice.
+  EXPECT_TRUE(test::wait_until([&] { return feed.subscriber_count() == 0; }, 5s));
+  // Reading again drains what the kernel held, then finds the close frame.
+  std::optional<HttpTestClient::WsFrame> frame;
+  int messages = 0;
+  while ((frame = socket.read_ws_frame(5000)) && frame->opcode != 8) {
+    ++messages;
+  }
+  ASSERT_TRUE(frame) << "no close frame after " << messages << " messages";
+  ASSERT_GE(frame->payload.size(), 2u);
+  EXPECT_EQ((static_cast<unsigned char>(frame->payload[0]) << 8) | static_cast<unsigned char>(frame->payload[1]), 4008);
+  EXPECT_NE(frame->payload.find("slow consumer"), std::string::npos);
+  EXPECT_LT(messages, 1000);
 }
 
 }  // namespace

@@ -225,6 +225,43 @@ class HttpTestClient {
 
   int fd() const { return m_fd; }
 
+  // One WebSocket frame from the server (never masked, RFC 6455 §5.2):
+  // {opcode, payload}; nullopt on close, timeout or a malformed header.
+  struct WsFrame {
+    int opcode = 0;  // 1 text, 8 close, 9 ping, 10 pong
+    std::string payload;
+  };
+  std::optional<WsFrame> read_ws_frame(int timeout_ms = 10'000) {
+    if (!fill(2, timeout_ms)) {
+      return std::nullopt;
+    }
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(m_buffer[i]); };
+    WsFrame frame;
+    frame.opcode = byte(0) & 0x0f;
+    std::uint64_t length = byte(1) & 0x7f;
+    std::size_t header = 2;
+    if ((byte(1) & 0x80) != 0) {
+      return std::nullopt;  // a server never masks
+    }
+    if (length >= 126) {
+      const std::size_t extra = length == 126 ? 2 : 8;
+      if (!fill(2 + extra, timeout_ms)) {
+        return std::nullopt;
+      }
+      length = 0;
+      for (std::size_t i = 0; i < extra; ++i) {
+        length = (length << 8) | byte(2 + i);
+      }
+      header += extra;
+    }
+    if (!fill(header + length, timeout_ms)) {
+      return std::nullopt;
+    }
+    frame.payload = m_buffer.substr(header, length);
+    m_buffer.erase(0, header + length);
+    return frame;
+  }
+
  private:
   static std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
