@@ -1,5 +1,5 @@
 // `skillrt serve [--listen HOST:PORT] [--allow-anonymous] [--allowed-host NAME]... [--threads N]
-//   [--upstream URL [--upstream-key-env NAME] [--upstream-timeout S]]`:
+//   [--upstream URL [--upstream-key-env NAME] [--upstream-timeout S]] [--web-root DIR | --no-web-ui]`:
 // MCP over Streamable HTTP at http://HOST:PORT/mcp (issue 4/5 item 1). Every
 // request names its caller with `Authorization: Bearer <token>` (tokens from
 // `skillrt token create`, checked in the skills database); --allow-anonymous
@@ -11,12 +11,16 @@
 // key; the calls go to URL with the key from --upstream-key-env, and each one
 // moves the caller's nudge counters (proxy_observer.hpp). The proxy's URL is
 // printed on stderr (stdout keeps the one listening line scripts parse).
+// The web UI is at http://HOST:PORT/ (sign in with a token; src/web), unless
+// --no-web-ui; --web-root serves its files from a folder instead of the
+// built-in copy.
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -25,6 +29,7 @@
 #include "api/event_feed.hpp"
 #include "api/rest_api.hpp"
 #include "command.hpp"
+#include "sources/source_fetcher.hpp"
 #include "core/limits.hpp"
 #include "core/review/review_scheduler.hpp"
 #include "core/view/dotenv.hpp"
@@ -103,6 +108,16 @@ class ServeCommand final : public Command {
     sub.add_option("--upstream-timeout", m_upstream_timeout_s,
                    "Seconds to wait for the upstream's answer, and at most between two pieces of a stream (default 600)")
         ->check(CLI::Range(1u, 86'400u));
+    sub.add_option("--web-root", m_web_root,
+                   "Serve the web UI's files from this folder instead of the built-in copy (UI development)")
+        ->check(CLI::ExistingDirectory);
+    sub.add_flag("--no-web-ui", m_no_web_ui, "Do not serve the web UI at / (nor sign-in cookies)");
+    sub.add_option("--max-connections", m_max_connections,
+                   "Open sockets (requests, event streams, WebSockets) at most (default 1024)")
+        ->check(CLI::Range(1u, 1'000'000u));
+    sub.add_option("--max-connections-per-ip", m_max_connections_per_ip,
+                   "Open sockets from one address at most (default 256; behind a proxy every client shares its address)")
+        ->check(CLI::Range(1u, 1'000'000u));
   }
 
   Outcome run(const Invocation& inv) override {
@@ -169,12 +184,19 @@ class ServeCommand final : public Command {
     rest.skills = &mcp_server;
     rest.reviews = &reviews;
     rest.open_tokens = [location, ctx = inv.ctx]() { return store::open_token_store(location, ctx); };
+    rest.make_fetcher = [] { return sources::make_source_fetcher(); };
     http_options.api = api::make_rest_api(std::move(rest));
     http_options.listen_host = address->host;
     http_options.port = address->port;
     http_options.threads = m_threads;
     http_options.allowed_hosts = m_allowed_hosts;
     http_options.allow_anonymous = m_allow_anonymous;
+    http_options.web_ui = !m_no_web_ui;
+    http_options.max_connections = m_max_connections;
+    http_options.max_connections_per_ip = m_max_connections_per_ip;
+    if (!m_web_root.empty()) {
+      http_options.web_root = std::filesystem::absolute(m_web_root);
+    }
     if (!m_upstream.empty()) {
       net::ProxyOptions proxy;
       proxy.upstream_url = m_upstream;
@@ -195,6 +217,10 @@ class ServeCommand final : public Command {
     }
     std::cout << "listening http://" << url_host(address->host) << ':' << (*http)->bound_port() << "/mcp"
               << std::endl;
+    if (!m_no_web_ui) {
+      std::cerr << "skillrt serve: web UI at http://" << url_host(address->host) << ':' << (*http)->bound_port()
+                << "/ (sign in with a token from `skillrt token create`)" << std::endl;
+    }
     if (!m_upstream.empty()) {
       std::cerr << "skillrt serve: OpenAI-compatible proxy at http://" << url_host(address->host) << ':'
                 << (*http)->bound_port() << "/v1 (relaying to " << m_upstream << ")" << std::endl;
@@ -218,6 +244,10 @@ class ServeCommand final : public Command {
   std::string m_upstream;
   std::string m_upstream_key_env = "OPENAI_API_KEY";
   unsigned m_upstream_timeout_s = 600;
+  std::string m_web_root;
+  bool m_no_web_ui = false;
+  std::size_t m_max_connections = 1024;
+  std::size_t m_max_connections_per_ip = 256;
 
   // The upstream's key: the environment variable, else the same name in
   // HOME/.env (as Hermes reads secrets); "" sends no Authorization (a local server).

@@ -1,6 +1,7 @@
 #include "api/event_feed.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <mutex>
 #include <vector>
@@ -45,6 +46,8 @@ std::string type_of(const core::SkillEvent& event) {
     return event.kind == core::ChangeKind::created ? "proposal.created" : "proposal.decided";
   case core::EventSubject::review:
     return "review.finished";
+  case core::EventSubject::install:
+    return "install.finished";
   }
   return "skills.changed";
 }
@@ -64,6 +67,10 @@ std::string body_of(const core::SkillEvent& event) {
     break;
   case core::EventSubject::review:
     out += ",\"conversation_id\":" + core::json_quoted(event.location) + ",\"ending\":" + core::json_quoted(event.detail);
+    break;
+  case core::EventSubject::install:
+    out += ",\"install_id\":" + core::json_quoted(event.location) + ",\"source\":" + core::json_quoted(event.name) +
+           ",\"outcome\":" + core::json_quoted(event.detail);
     break;
   }
   return out + "}";
@@ -92,7 +99,11 @@ struct EventFeed::Impl {
     entry.sequence = ++last;
     entry.layer = event.layer;
     entry.owner = event.owner;
-    entry.body = body_of(event);
+    // When the server published it (Unix ms): a client can tell how old an
+    // event is, a replayed one included.
+    const auto at = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    entry.body = ",\"at\":" + std::to_string(at.count()) + body_of(event);
     std::string message = message_of(event, entry.sequence, entry.body);
     t_delivering = this;
     for (const auto& subscriber : subscribers) {

@@ -1,16 +1,19 @@
 // /api/v1/ledger: the audit log of skill changes (`skillrt ledger`): list
-// (?layer=user|shared, ?skill=NAME), verify, and rollback of one entry
+// (?layer=user|shared, ?skill=NAME), verify, one entry's diff, and rollback of one entry
 // (restores the before state atomically and is itself an entry). With a
 // user the default ledger is the user's own; the shared one needs
 // ?layer=shared and is readable by everyone, rolled back by the owner org.
 #include "api/routes.hpp"
 #include "api/skill_layer.hpp"
 #include "core/dbskills/db_skills.hpp"
+#include "core/diff/ledger_entry_diff.hpp"
 #include "core/ledger/ledger.hpp"
 #include "core/ledger/ledger_rollback.hpp"
 #include "core/ledger/ledger_verify.hpp"
 #include "core/manage/ledger_rollback.hpp"
 #include "core/tenancy/permissions.hpp"
+#include "protocol/hub_json.hpp"
+#include "protocol/json_text.hpp"
 #include "protocol/ledger_json.hpp"
 
 namespace skillrt::api {
@@ -85,11 +88,33 @@ ApiResponse rollback(const RestApiServices& services, ApiCall& call) {
   return json_answer(200, protocol::ledger_rollback_json(*done));
 }
 
+// What one entry changed: its before and after snapshots as a unified diff.
+ApiResponse diff(const RestApiServices&, ApiCall& call) {
+  auto ledger = ledger_of(call, nullptr);
+  if (!ledger) {
+    return error_answer(ledger.error());
+  }
+  auto entry = core::find_ledger_entry(*ledger, call.param("id"));
+  if (!entry) {
+    return error_answer(entry.error());
+  }
+  const core::diff::TreeDiff changes = core::diff::diff_ledger_entry(*ledger, *entry);
+  Json out = Json::object();
+  out["success"] = true;
+  out["id"] = entry->id;
+  out["skill"] = protocol::json_text(entry->skill);
+  out["files"] = protocol::tree_diff_files_json(changes);
+  out["diff"] = protocol::json_text(changes.text);
+  out["truncated"] = changes.truncated;
+  return json_answer(200, out);
+}
+
 }  // namespace
 
 void add_ledger_routes(Router& router, const RestApiServices& services) {
   router.add("GET", "/api/v1/ledger", [&services](ApiCall& call) { return list(services, call); });
   router.add("GET", "/api/v1/ledger/verify", [&services](ApiCall& call) { return verify(services, call); });
+  router.add("GET", "/api/v1/ledger/{id}/diff", [&services](ApiCall& call) { return diff(services, call); });
   router.add("POST", "/api/v1/ledger/{id}/rollback", [&services](ApiCall& call) { return rollback(services, call); });
 }
 

@@ -35,6 +35,7 @@ ApiHandler make_rest_api(RestApiServices services) {
   add_user_data_routes(*router, kept);
   add_token_routes(*router, kept);
   add_learning_routes(*router, kept);
+  add_install_routes(*router, kept);
   return [api](const ApiRequest& request) {
     return api->router.dispatch(request, api->services.skills->context_for(request.caller));
   };

@@ -2,7 +2,7 @@
 // skills (list with layer/category filters and paging, view, support files,
 // create, edit, patch, delete, scan), search, the approval inbox, the
 // ledger, audit, memory and todo (read), tokens (owner organisation only),
-// the learning loop's turns and reviews, and the OpenAPI 3.1 document that
+// the learning loop's turns and reviews, two-step installs, and the OpenAPI 3.1 document that
 // describes all of it (openapi.json, served at /api/v1/openapi.json).
 // Bodies are the JSON the CLI's --json and the MCP tools give; failures are
 // {"success": false, "error": ...} with a fitting status.
@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "api/http_exchange.hpp"
+#include "core/hub/fetcher.hpp"
 #include "core/review/review_scheduler.hpp"
 #include "core/store/token_store.hpp"
 #include "mcp/server.hpp"
@@ -26,6 +27,9 @@ struct RestApiServices {
   core::ReviewScheduler* reviews = nullptr;
   // Opens the API token store (the tokens routes); unset: those routes are 404.
   std::function<Result<std::unique_ptr<core::TokenStore>>()> open_tokens;
+  // A fetcher of install sources (folders, archives, git, https); unset:
+  // the install routes are 404.
+  std::function<std::unique_ptr<core::hub::Fetcher>()> make_fetcher;
 };
 
 ApiHandler make_rest_api(RestApiServices services);

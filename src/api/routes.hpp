@@ -16,5 +16,6 @@ void add_guard_routes(Router& router, const RestApiServices& services);     // g
 void add_user_data_routes(Router& router, const RestApiServices& services); // user_data_routes.cpp (memory, todo)
 void add_token_routes(Router& router, const RestApiServices& services);     // token_routes.cpp
 void add_learning_routes(Router& router, const RestApiServices& services);  // learning_routes.cpp (turns, reviews)
+void add_install_routes(Router& router, const RestApiServices& services);   // install_routes.cpp (scan, then confirm)
 
 }  // namespace skillrt::api

@@ -1,14 +1,73 @@
 // GET /api/v1/search?q=TEXT[&limit=N]: relevant skills across the three
 // layers the caller sees (database > user > shared), as skills_search and
-// `skillrt --json search` rank them, with the words each hit matched.
+// `skillrt --json search` rank them, with the words each hit matched
+// (`matched`: the query's words found in its name, description or SKILL.md;
+// the web UI shows them).
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
 #include "api/routes.hpp"
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
 #include "core/search/search_skills.hpp"
+#include "core/search/stop_words.hpp"
+#include "protocol/json_text.hpp"
 #include "protocol/search_json.hpp"
 
 namespace skillrt::api {
 namespace {
+
+constexpr std::streamsize k_max_matched_read = 1 << 20;
+
+std::string lowered(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+// The query's words as the engines take them (stop words dropped), lower-cased, once each.
+std::vector<std::string> query_words(std::string_view query) {
+  std::vector<std::string> words;
+  std::istringstream in(lowered(core::without_stop_words(query)));
+  for (std::string word; in >> word;) {
+    if (std::find(words.begin(), words.end(), word) == words.end()) {
+      words.push_back(std::move(word));
+    }
+  }
+  return words;
+}
+
+// Does `word` start a word of `text` (both lower-case)? "rotat" matches "rotate".
+bool starts_a_word(std::string_view text, std::string_view word) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    if (at == 0 || std::isalnum(static_cast<unsigned char>(text[at - 1])) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Json matched_words(const std::vector<std::string>& words, const core::SkillSearchResult& hit) {
+  std::string text = lowered(hit.name) + "\n" + lowered(hit.description);
+  if (hit.path) {
+    std::ifstream file(*hit.path, std::ios::binary);
+    std::string body(static_cast<std::size_t>(k_max_matched_read), '\0');
+    file.read(body.data(), k_max_matched_read);
+    body.resize(static_cast<std::size_t>(std::max<std::streamsize>(file.gcount(), 0)));
+    text += "\n" + lowered(body);
+  }
+  Json matched = Json::array();
+  for (const std::string& word : words) {
+    if (starts_a_word(text, word)) {
+      matched.push_back(protocol::json_text(word));
+    }
+  }
+  return matched;
+}
 
 ApiResponse search(const RestApiServices& services, ApiCall& call) {
   const std::optional<std::string> query = call.query.get("q");
@@ -33,7 +92,12 @@ ApiResponse search(const RestApiServices& services, ApiCall& call) {
     return json_answer(http_status_of(searched.error().code),
                        protocol::search_json(*query, tl::unexpected(searched.error())));
   }
-  return json_answer(200, protocol::search_json(*query, found));
+  Json out = protocol::search_json(*query, found);
+  const std::vector<std::string> words = query_words(*query);
+  for (std::size_t i = 0; i < found.results.size(); ++i) {
+    out["results"][i]["matched"] = matched_words(words, found.results[i]);
+  }
+  return json_answer(200, out);
 }
 
 }  // namespace

@@ -23,6 +23,8 @@
 #include "protocol/json_text.hpp"
 #include "protocol/provenance_json.hpp"
 #include "protocol/view_json.hpp"
+#include "core/yaml/frontmatter.hpp"
+#include "web/markdown_html.hpp"
 
 namespace skillrt::api {
 namespace {
@@ -153,6 +155,14 @@ ApiResponse list_skills(const RestApiServices& services, ApiCall& call) {
   return json_answer(200, out);
 }
 
+// SKILL.md's Markdown body (the frontmatter left out) as HTML that is safe
+// in the web UI's page (web/markdown_html.hpp).
+std::string rendered_body(std::string_view content) {
+  const std::string_view text = core::strip_bom(content);
+  const std::optional<core::FenceSpan> fences = core::find_fences(text);
+  return web::render_markdown_html(fences ? text.substr(fences->body_begin) : text);
+}
+
 ApiResponse view_database_skill(const RestApiServices& services, ApiCall& call) {
   if (auto refused = require_user(call, "database skills")) {
     return *refused;
@@ -167,7 +177,11 @@ ApiResponse view_database_skill(const RestApiServices& services, ApiCall& call) 
   if (!read) {
     return error_answer(read.error());
   }
-  return json_answer(200, protocol::db_skill_result_json(row, backend, ""));
+  Json out = protocol::db_skill_result_json(row, backend, "");
+  if (auto render = call.query.get("render"); render && *render == "html") {
+    out["html"] = rendered_body(row.content);
+  }
+  return json_answer(200, out);
 }
 
 ApiResponse view_skill(const RestApiServices& services, ApiCall& call) {
@@ -188,6 +202,13 @@ ApiResponse view_skill(const RestApiServices& services, ApiCall& call) {
                                  " layer.");
   }
   Json out = protocol::skill_document_json(doc);
+  auto render = call.query.get("render");
+  if (render && *render != "html") {
+    return error_answer(400, "?render= takes \"html\" (the body as sanitised HTML, for the web UI)");
+  }
+  if (render) {
+    out["html"] = rendered_body(doc.content);
+  }
   if (doc.skill_dir) {
     out["provenance"] = protocol::provenance_json(
         core::ProvenanceIndex::load(call.ctx, services.skills->config(), found->catalog->roots).of(doc.tier, *doc.skill_dir));

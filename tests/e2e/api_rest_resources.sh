@@ -7,7 +7,10 @@
 # staged edit approved over REST), the ledger with rollback and verify,
 # memory, todo, audit, owner-only tokens; and the refusals: no or bad token,
 # another user's skill, proposal, row or ledger, the shared layer for a
-# non-owner, malformed JSON and parameters, traversal and NUL in file paths.
+# non-owner, malformed JSON and parameters, traversal and NUL in file paths;
+# the two-step install (scan report, then a confirm that installs exactly
+# what was scanned); ?render=html's sanitised Markdown; search's matched
+# words; and the web UI's sign-in session with its CSRF rule.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/common.sh"
 source "$here/mcp/peers.sh"
@@ -43,9 +46,12 @@ timeout 60 "$SKILLRT_BIN" --home "$home" --user alice --org org1 mcp <"$E2E_TMP/
 proposal=$(jq -r 'select(.id == 2) | .result.structuredContent.pending_id' "$E2E_TMP/mcp.out")
 [[ "$proposal" == p-* ]] || fail "no proposal was staged: $(cat "$E2E_TMP/mcp.out")"
 
+# A source for the two-step install.
+make_skill "$E2E_TMP/vendor/vendored-tool" vendored-tool "A skill installed through the REST API"
+
 start_serve "$home" --threads 2
 export API_URL="${SERVE_URL%/mcp}/api/v1" OPENAPI_FILE="$SKILLRT_SOURCE_DIR/src/api/openapi.json" \
-  ALICE=$alice BOB=$bob OWNER=$owner PROPOSAL_ID=$proposal
+  ALICE=$alice BOB=$bob OWNER=$owner PROPOSAL_ID=$proposal INSTALL_SOURCE="$E2E_TMP/vendor/vendored-tool"
 timeout 120 "$NODE_BIN" "$here/api/rest_resources.mjs" ||
   fail "the REST checks failed (serve's stderr: $(tail -c 2000 "$E2E_TMP/serve.err"))"
 

@@ -31,6 +31,8 @@ const char* event_subject_name(EventSubject subject) {
     return "proposal";
   case EventSubject::review:
     return "review";
+  case EventSubject::install:
+    return "install";
   }
   return "skill";
 }

@@ -26,8 +26,9 @@ enum class EventSubject : unsigned char {
   files,     // the watcher saw skill files change on disk (any writer); `location` is the folder
   proposal,  // an approval-inbox proposal: created (staged) or updated (decided); `location` is its id
   review,    // a background review finished; `location` is the conversation id
+  install,   // an install from a source finished; `name` is the source, `detail` its outcome
 };
-const char* event_subject_name(EventSubject subject);  // "skill" | "files" | "proposal" | "review"
+const char* event_subject_name(EventSubject subject);  // "skill" | "files" | "proposal" | "review" | "install"
 
 struct SkillEvent {
   EventSubject subject = EventSubject::skill;
@@ -36,7 +37,8 @@ struct SkillEvent {
   std::string owner;     // user id for user/database layers; "" for shared
   std::string name;      // the skill's name
   std::string location;  // SKILL.md path (file layers) or "db:<id>" (database)
-  std::string detail;    // proposal: its state ("pending", "applied", ...); review: its ending
+  std::string detail;    // proposal: its state ("pending", "applied", ...); review: its ending;
+                         // install: "installed" | "blocked" | "failed"
   std::uint64_t sequence = 0;  // assigned by publish(): strictly increasing per bus
 };
 
