@@ -15,8 +15,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cache=${SKILLRT_BENCH_CACHE:-$root/.cache/bench}
-build=${SKILLRT_BENCH_BUILD:-$root/build/release}
+source "$root/bench/common.sh"
 n=${1:-10000}
 connections=${SKILLRT_BENCH_CONNECTIONS:-4}
 seconds=${SKILLRT_BENCH_SECONDS:-10}
@@ -24,25 +23,10 @@ threads=${SKILLRT_BENCH_THREADS:-2}
 idle_users=${SKILLRT_BENCH_IDLE_USERS:-20}
 
 command -v jq >/dev/null || "$root/scripts/bootstrap" --test
-log="$root/build/bench-build.log"
-mkdir -p "$root/build" "$cache"
-(
-  cd "$root"
-  if [[ ! -f "$build/build.ninja" || CMakePresets.json -nt "$build/CMakeCache.txt" ]]; then
-    cmake --preset release -B "$build" >"$log" 2>&1
-  fi
-  cmake --build "$build" --target gen_tree skillrt mcp_http_bench >>"$log" 2>&1
-) || { tail -n 100 "$log" >&2; echo "bench: build failed" >&2; exit 1; }
+bench_build gen_tree skillrt mcp_http_bench
 skillrt="$build/apps/skillrt/skillrt"
 client="$build/bench/mcp_http_bench"
-
-gen_key=$(sha256sum "$root/bench/gen_tree.cpp" | cut -c1-12)
-tree="$cache/tree-$n-seed42-$gen_key"
-if [[ ! -f "$tree/manifest.txt" ]]; then
-  rm -rf "$tree.tmp"
-  "$build/bench/gen_tree" "$tree.tmp" "$n" 42 >/dev/null
-  mv "$tree.tmp" "$tree"
-fi
+tree=$(bench_tree "$n")
 home="$tree/home"
 
 # Names that resolve to exactly one skill: listed once, and not the name or

@@ -15,16 +15,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${SKILLRT_BENCH_BUILD:-$root/build/release}
-log="$root/build/bench-build.log"
-mkdir -p "$root/build"
-(
-  cd "$root"
-  if [[ ! -f "$build/build.ninja" || CMakePresets.json -nt "$build/CMakeCache.txt" ]]; then
-    cmake --preset release -B "$build" >"$log" 2>&1
-  fi
-  cmake --build "$build" --target skillrt proxy_bench >>"$log" 2>&1
-) || { tail -n 100 "$log" >&2; echo "bench: build failed" >&2; exit 1; }
+source "$root/bench/common.sh"
+bench_build skillrt proxy_bench
 skillrt="$build/apps/skillrt/skillrt"
 
 home=$(mktemp -d "${TMPDIR:-/tmp}/skillrt-proxy-bench.XXXXXX")

@@ -1,0 +1,38 @@
+# Sourced by the bench scripts: the release build and the generated trees
+# they share. Expects $root (the checkout) to be set.
+#
+#   bench_build TARGET...   configure build/release (or $SKILLRT_BENCH_BUILD) when
+#                           needed and build TARGETs; the log is build/bench-build.log
+#   bench_tree N [SEED]     generate (once) and print the folder of an N-skill tree
+#                           in $SKILLRT_BENCH_CACHE (default .cache/bench)
+build=${SKILLRT_BENCH_BUILD:-$root/build/release}
+cache=${SKILLRT_BENCH_CACHE:-$root/.cache/bench}
+bench_log="$root/build/bench-build.log"
+
+bench_build() {
+  mkdir -p "$root/build"
+  (
+    cd "$root"
+    if [[ ! -f "$build/build.ninja" || CMakePresets.json -nt "$build/CMakeCache.txt" ]]; then
+      cmake --preset release -B "$build" >"$bench_log" 2>&1
+    fi
+    cmake --build "$build" --target "$@" >>"$bench_log" 2>&1
+  ) || { tail -n 100 "$bench_log" >&2; echo "bench: building $* failed" >&2; return 1; }
+}
+
+# Trees are keyed by the generator's source, so a changed generator regenerates.
+bench_tree() {
+  local n=$1 seed=${2:-42}
+  local key
+  key=$(sha256sum "$root/bench/gen_tree.cpp" | cut -c1-12)
+  local dir="$cache/tree-$n-seed$seed-$key"
+  if [[ ! -f "$dir/manifest.txt" ]]; then
+    mkdir -p "$cache"
+    rm -rf "$dir.tmp"
+    echo "bench: generating $n skills into $dir" >&2
+    "$build/bench/gen_tree" "$dir.tmp" "$n" "$seed" >/dev/null
+    rm -rf "$dir"
+    mv "$dir.tmp" "$dir"
+  fi
+  printf '%s\n' "$dir"
+}
