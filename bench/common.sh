@@ -5,6 +5,9 @@
 #                           needed and build TARGETs; the log is build/bench-build.log
 #   bench_tree N [SEED]     generate (once) and print the folder of an N-skill tree
 #                           in $SKILLRT_BENCH_CACHE (default .cache/bench)
+#   bench_serve OUT ERR ARGS...  start `$skillrt ARGS` (a serve command) in the
+#                           background with stdout in OUT and stderr in ERR; sets
+#                           $server (its pid) and $port once it listens
 build=${SKILLRT_BENCH_BUILD:-$root/build/release}
 cache=${SKILLRT_BENCH_CACHE:-$root/.cache/bench}
 bench_log="$root/build/bench-build.log"
@@ -35,4 +38,17 @@ bench_tree() {
     mv "$dir.tmp" "$dir"
   fi
   printf '%s\n' "$dir"
+}
+
+bench_serve() {
+  local out=$1 err=$2
+  shift 2
+  "$skillrt" "$@" >"$out" 2>"$err" &
+  server=$!
+  for _ in $(seq 100); do
+    grep -q '^listening ' "$out" && break
+    sleep 0.1
+  done
+  port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
+  [[ -n "$port" ]] || { cat "$err" >&2; echo "bench: server did not start" >&2; return 1; }
 }

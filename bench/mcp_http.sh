@@ -46,16 +46,9 @@ find "$tree" -name SKILL.md -printf '%h\n' | awk -F/ '{ print $NF }' | sort | un
   grep -vxF -f "$cache/mcp-shadowed-$n.txt" >"$names"
 echo "bench: $(wc -l <"$names") unique skill names" >&2
 
-out="$cache/mcp-serve-$n.out"
-"$skillrt" --home "$home" serve --allow-anonymous --listen 127.0.0.1:0 --threads "$threads" >"$out" 2>"$cache/mcp-serve-$n.err" &
-server=$!
+bench_serve "$cache/mcp-serve-$n.out" "$cache/mcp-serve-$n.err" \
+  --home "$home" serve --allow-anonymous --listen 127.0.0.1:0 --threads "$threads"
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  grep -q '^listening ' "$out" && break
-  sleep 0.1
-done
-port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
-[[ -n "$port" ]] || { cat "$cache/mcp-serve-$n.err" >&2; echo "bench: server did not start" >&2; exit 1; }
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$server/status"; }
 

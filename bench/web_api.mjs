@@ -42,7 +42,7 @@ const pages = [], deep = [], filtered = [], searches = [];
 const words = ['deploy', 'review', 'pdf', 'docker', 'test', 'data', 'logs', 'api', 'security', 'migrate'];
 for (let i = 0; i < 200; ++i) {
   pages.push((await timed(`/api/v1/skills?limit=50&offset=${(i * 50) % 1000}`, owner))[0]);
-  deep.push((await timed(`/api/v1/skills?limit=50&offset=${total - 50 - ((i * 50) % 1000)}`, owner))[0]);
+  deep.push((await timed(`/api/v1/skills?limit=50&offset=${Math.max(0, total - 50 - ((i * 50) % 1000))}`, owner))[0]);
   filtered.push((await timed(`/api/v1/skills?limit=50&category=${encodeURIComponent(category)}`, owner))[0]);
   searches.push((await timed(`/api/v1/search?q=${words[i % words.length]}&limit=20`, owner))[0]);
 }

@@ -29,17 +29,10 @@ ln -s "$tree/ext" "$work/ext"
 home="$work/home"
 owner=$("$skillrt" --home "$home" --user root --org 0 --json token create --label bench | jq -r .bearer)
 
-out="$work/serve.out"
-"$skillrt" --home "$home" serve --listen 127.0.0.1:0 --threads 2 \
-  --max-connections $((users + 256)) --max-connections-per-ip $((users + 256)) >"$out" 2>"$work/serve.err" &
-server=$!
+trap 'rm -rf "$work"' EXIT
+bench_serve "$work/serve.out" "$work/serve.err" --home "$home" serve --listen 127.0.0.1:0 --threads 2 \
+  --max-connections $((users + 256)) --max-connections-per-ip $((users + 256))
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  grep -q '^listening ' "$out" && break
-  sleep 0.1
-done
-port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
-[[ -n "$port" ]] || { cat "$work/serve.err" >&2; echo "bench: server did not start" >&2; exit 1; }
 
 echo "bench: $n skills, $users users, server pid $server, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 BASE_URL="http://127.0.0.1:$port" OWNER="$owner" USERS="$users" SERVER_PID="$server" \

@@ -2,8 +2,8 @@
 # Writes OUTPUT with every file of FILES as bytes and one table
 # `skillrt::web::k_embedded_assets` of {file name, bytes}, so the binary
 # serves the web UI without reading the tree.
-# The bytes go in as hex escapes (HexLiteral.cmake).
-include(${CMAKE_CURRENT_LIST_DIR}/HexLiteral.cmake)
+# The bytes go in as hex escapes (EmbedHelpers.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/EmbedHelpers.cmake)
 string(REPLACE "|" ";" files "${FILES}")
 list(SORT files)
 set(arrays "")
@@ -36,10 +36,4 @@ ${span}
 
 }  // namespace skillrt::web
 ")
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL text)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${text}")
+skillrt_write_if_changed("${OUTPUT}" "${text}")

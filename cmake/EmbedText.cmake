@@ -1,8 +1,8 @@
 # cmake -DINPUT=file -DOUTPUT=file.cpp -DSYMBOL=name -DNAMESPACE=ns -P EmbedText.cmake
 # Writes OUTPUT defining `extern const std::string_view NAMESPACE::SYMBOL`
 # with INPUT's bytes, so the binary serves the file without reading the tree.
-# The bytes go in as hex escapes (HexLiteral.cmake).
-include(${CMAKE_CURRENT_LIST_DIR}/HexLiteral.cmake)
+# The bytes go in as hex escapes (EmbedHelpers.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/EmbedHelpers.cmake)
 skillrt_hex_literal("${INPUT}" body byte_count)
 set(text "// Generated from ${INPUT} by cmake/EmbedText.cmake: do not edit.
 #include <string_view>
@@ -18,11 +18,4 @@ const std::string_view ${SYMBOL}{k_bytes, ${byte_count}};
 
 }  // namespace ${NAMESPACE}
 ")
-# Rewrite only on a change, so an unrelated configure does not recompile it.
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL text)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${text}")
+skillrt_write_if_changed("${OUTPUT}" "${text}")

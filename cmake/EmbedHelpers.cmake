@@ -1,7 +1,9 @@
+# Helpers of the embedding scripts (EmbedText.cmake, EmbedAssets.cmake; cmake -P).
+#
 # skillrt_hex_literal(FILE BODY_VAR COUNT_VAR): FILE's bytes as the lines of a
 # C++ string literal (hex escapes in chunks of 1,024 bytes: no delimiter or
 # trigraph in the text can break it, and no compiler limit on one literal is
-# hit) and their count. Included by the embedding scripts (cmake -P).
+# hit) and their count.
 function(skillrt_hex_literal file body_var count_var)
   file(READ "${file}" hex HEX)
   string(LENGTH "${hex}" hex_length)
@@ -16,4 +18,16 @@ function(skillrt_hex_literal file body_var count_var)
   math(EXPR count "${hex_length} / 2")
   set(${body_var} "${body}" PARENT_SCOPE)
   set(${count_var} ${count} PARENT_SCOPE)
+endfunction()
+
+# skillrt_write_if_changed(FILE TEXT): writes TEXT to FILE only when it
+# differs, so an unrelated configure or build does not recompile it.
+function(skillrt_write_if_changed file text)
+  if(EXISTS "${file}")
+    file(READ "${file}" old)
+    if(old STREQUAL text)
+      return()
+    endif()
+  endif()
+  file(WRITE "${file}" "${text}")
 endfunction()
