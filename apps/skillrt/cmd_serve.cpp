@@ -41,6 +41,8 @@
 #include "net/token_authenticator.hpp"
 #include "proxy_observer.hpp"
 #include "review_runner.hpp"
+#include "core/store/skill_store.hpp"
+#include "skillrt/try.hpp"
 #include "store/open_store.hpp"
 
 namespace skillrt::app {
@@ -193,6 +195,13 @@ class ServeCommand final : public Command {
     http_options.allow_anonymous = m_allow_anonymous;
     http_options.web_ui = !m_no_web_ui;
     http_options.max_connections = m_max_connections;
+    // Ready when the skills database answers a query.
+    http_options.readiness = [&mcp_server]() -> Result<void> {
+      return mcp_server.with_store([](core::SkillStore& store) -> Result<void> {
+        SKILLRT_TRY(store.user_change_stamps());
+        return {};
+      });
+    };
     http_options.max_connections_per_ip = m_max_connections_per_ip;
     if (!m_web_root.empty()) {
       http_options.web_root = std::filesystem::absolute(m_web_root);

@@ -525,6 +525,17 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       prepare_error(http::status::bad_request, k_transport_error, "Bad Request: more than one Host header");
       return false;
     }
+    // Load balancers' probes, before the Host check: they address the
+    // replica by its IP, and the answers say nothing but up or ready.
+    if (const std::string_view path = target_path(view(head.target())); path == "/healthz" || path == "/readyz") {
+      m_route = path == "/healthz" ? Route::health : Route::ready;
+      if (head.method() != http::verb::get) {
+        prepare_api_error(http::status::method_not_allowed, "Method Not Allowed");
+        m_response.set(http::field::allow, "GET");
+        return false;
+      }
+      return true;
+    }
     if (!request_origin_allowed(header(head, http::field::host).value_or(std::string_view{}),
                                 header(head, http::field::origin), m_impl.loopback_listener,
                                 options.allowed_hosts)) {
@@ -736,6 +747,21 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     send();
   }
 
+  // /readyz: the readiness check runs on the worker pool (it may wait for
+  // the database), the answer on this connection's strand.
+  void handle_ready() {
+    asio::post(m_impl.api_pool, [self = shared_from_this()]() {
+      const Result<void> ready = self->m_impl.options.readiness ? self->m_impl.options.readiness() : Result<void>{};
+      api::ApiResponse answer{200, R"({"status":"ready"})", "application/json", {}};
+      if (!ready) {
+        // The reason stays in the server: this answer needs no token.
+        answer = api::ApiResponse{503, R"({"status":"not ready","database":"unreachable"})", "application/json", {}};
+      }
+      asio::post(self->m_stream.get_executor(),
+                 [self, answer = std::move(answer)]() mutable { self->send_answer(std::move(answer)); });
+    });
+  }
+
   // Hands the socket to an EventSocket; this connection object ends here.
   void handle_events(Request& request) {
     EventSocketOptions options;
@@ -910,6 +936,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
     if (m_route == Route::session) {
       return handle_session(request);
+    }
+    if (m_route == Route::health) {
+      return send_answer(api::ApiResponse{200, R"({"status":"up"})", "application/json", {}});
+    }
+    if (m_route == Route::ready) {
+      return handle_ready();
     }
     if (m_route == Route::web) {
       return handle_web(request);
@@ -1110,7 +1142,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::optional<std::string> m_web_session;  // the event socket's session cookie, when it came with one
   std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
   bool m_refused = false;                // reading the small body of a refused request
-  enum class Route { mcp, api, proxy, events, session, web };
+  enum class Route { mcp, api, proxy, events, session, web, health, ready };
   Route m_route = Route::mcp;            // where the request being handled goes (set by admit)
   std::array<char, 4096> m_discard{};
 };

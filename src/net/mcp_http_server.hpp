@@ -9,7 +9,8 @@
 // Paths under /api/ go to HttpOptions::api (api/http_exchange.hpp) when it is set,
 // and POST /v1/chat/completions and GET /v1/models to the OpenAI-compatible
 // proxy (openai_proxy.hpp) when HttpOptions::proxy is, and `/`, `/ui/*` and
-// /api/v1/session to the web UI (web_front.hpp) when HttpOptions::web_ui is. Every request first
+// /api/v1/session to the web UI (web_front.hpp) when HttpOptions::web_ui is;
+// /healthz and /readyz answer load balancers without a token. Every other request first
 // passes the Host/Origin check (DNS rebinding) and the bearer-token check.
 #pragma once
 
@@ -94,6 +95,10 @@ struct HttpOptions {
   std::uint32_t web_session_idle_s = 12 * 3600;         // a sign-in unused this long ends
   std::uint32_t web_session_lifetime_s = 7 * 24 * 3600;  // and any sign-in ends after this
   std::size_t max_web_sessions = 10'000;                // past it, the least recently used ends
+  // GET /readyz answers 200 when this returns success, else 503 (GET /healthz
+  // is always 200 while the process serves). Runs on the API worker pool;
+  // unset: ready whenever up.
+  std::function<Result<void>()> readiness;
   // /v1/chat/completions and /v1/models relayed to an upstream (openai_proxy.hpp);
   // unset: /v1/ paths are 404 like any other.
   std::optional<ProxyOptions> proxy;

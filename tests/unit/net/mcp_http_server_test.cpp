@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <regex>
@@ -996,6 +997,31 @@ TEST_F(McpHttpServerTest, SlowEventConsumerIsCutOffWith4008AndItsQueueFreed) {
   EXPECT_EQ((static_cast<unsigned char>(frame->payload[0]) << 8) | static_cast<unsigned char>(frame->payload[1]), 4008);
   EXPECT_NE(frame->payload.find("slow consumer"), std::string::npos);
   EXPECT_LT(messages, 1000);
+}
+
+TEST_F(McpHttpServerTest, ProbesAnswerWithoutATokenAndReadinessFollowsItsCheck) {
+  HttpOptions probed = options(/*anonymous=*/false);
+  std::atomic<bool> database_up{true};
+  probed.readiness = [&database_up]() -> Result<void> {
+    if (!database_up) {
+      return fail(ErrorCode::io_error, "connection refused (secret detail)");
+    }
+    return {};
+  };
+  start(probed);
+  HttpTestClient client(m_port);
+  HttpReply up = exchange(client, "GET", {}, {}, "/healthz");
+  EXPECT_EQ(up.status, 200);
+  EXPECT_EQ(up.body, R"({"status":"up"})");
+  EXPECT_EQ(exchange(client, "GET", {}, {}, "/readyz").status, 200);
+  database_up = false;
+  const HttpReply down = exchange(client, "GET", {}, {}, "/readyz");
+  EXPECT_EQ(down.status, 503);
+  EXPECT_EQ(down.body.find("secret detail"), std::string::npos) << down.body;
+  EXPECT_EQ(exchange(client, "GET", {}, {}, "/healthz").status, 200);  // up, not ready
+  // A load balancer addresses the replica by its IP: no Host check here.
+  EXPECT_EQ(exchange(client, "GET", {{"Host", "10.0.0.7:8787"}}, {}, "/healthz").status, 200);
+  EXPECT_EQ(exchange(client, "POST", {{"Content-Type", "application/json"}}, "{}", "/healthz").status, 405);
 }
 
 }  // namespace
