@@ -4,24 +4,13 @@
 //
 // Environment: BASE_URL (http://127.0.0.1:PORT), ALICE, BOB, OWNER (tokens;
 // alice and bob are org1 users, owner is org 0), BOB_TOKEN_ID (to revoke).
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
+import { CheckFailed, check, env, log, runChecks } from '../checks.mjs';
+
 const base = env('BASE_URL');
 const wsBase = base.replace(/^http/, 'ws');
 const alice = env('ALICE');
 const bob = env('BOB');
 const owner = env('OWNER');
-
-class CheckFailed extends Error {}
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-function log(message) {
-  process.stderr.write(`  - ${message}\n`);
-}
 
 // A socket that records every message and its close.
 function connect(token, query = '') {
@@ -131,13 +120,4 @@ async function main() {
   for (const client of [alice1, resumed, future]) client.ws.close();
 }
 
-try {
-  await main();
-  process.exit(0);
-} catch (error) {
-  if (error instanceof CheckFailed) {
-    process.stderr.write(`FAIL: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
+await runChecks(main);

@@ -5,19 +5,11 @@
 // validator was written here. Used by the api/*.mjs drivers.
 import fs from 'node:fs';
 
+import { CheckFailed, check } from '../checks.mjs';
+
 const tools = new URL('../../tools/node_modules/', import.meta.url);
 const { Validator } = await import(new URL('@seriousme/openapi-schema-validator/index.js', tools));
 const { default: Ajv2020 } = await import(new URL('ajv/dist/2020.js', tools));
-
-export class CheckFailed extends Error {}
-
-export function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-
-export function log(message) {
-  process.stderr.write(`  - ${message}\n`);
-}
 
 // The served document, validated; it must equal the file in the tree.
 export async function loadDocument(apiUrl, sourceFile) {

@@ -8,13 +8,9 @@
 // skill "staged-skill"), INSTALL_SOURCE (a folder holding one skill,
 // "vendored-tool", that the test may rewrite).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ApiClient, CheckFailed, check, loadDocument, log } from './openapi_check.mjs';
+import { check, env, log, runChecks } from '../checks.mjs';
+import { ApiClient, loadDocument } from './openapi_check.mjs';
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
 const apiUrl = env('API_URL');
 const alice = env('ALICE');
 const bob = env('BOB');
@@ -333,12 +329,4 @@ async function main() {
   log(`delete; 405 with Allow. ${api.checked.size} operation/status pairs checked against the document`);
 }
 
-try {
-  await main();
-} catch (error) {
-  if (error instanceof CheckFailed) {
-    process.stderr.write(`FAIL: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
+await runChecks(main);

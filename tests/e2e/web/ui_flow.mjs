@@ -10,14 +10,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
+import { CheckFailed, check, env, log, runChecks } from '../checks.mjs';
+
 const tools = new URL('../../tools/node_modules/', import.meta.url);
 const { chromium } = await import(new URL('playwright-core/index.mjs', tools));
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
 const base = env('BASE_URL');
 const alice = env('ALICE');
 const bob = env('BOB');
@@ -26,14 +23,6 @@ const createProposal = env('CREATE_PROPOSAL');
 const installSource = env('INSTALL_SOURCE');
 const shots = env('SCREENSHOT_DIR');
 
-class CheckFailed extends Error {}
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-const started = Date.now();
-function log(message) {
-  process.stderr.write(`  - [${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
-}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Polls `probe` (async, returns a truthy value when done) until it holds.
@@ -611,12 +600,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  if (error instanceof CheckFailed) {
-    process.stderr.write(`FAIL: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
+await runChecks(main);
