@@ -48,9 +48,6 @@
 namespace skillrt::app {
 namespace {
 
-// How long a successful token check is reused: the longest a revoked token
-// keeps working on a running server (documented in docs/compat.md).
-constexpr std::chrono::seconds k_auth_cache_ttl{5};
 
 struct ListenAddress {
   std::string host;
@@ -114,6 +111,10 @@ class ServeCommand final : public Command {
                    "Serve the web UI's files from this folder instead of the built-in copy (UI development)")
         ->check(CLI::ExistingDirectory);
     sub.add_flag("--no-web-ui", m_no_web_ui, "Do not serve the web UI at / (nor sign-in cookies)");
+    sub.add_option("--auth-cache-ms", m_auth_cache_ms,
+                   "Reuse a successful token check this long: the longest a token revoked anywhere (another "
+                   "replica, the CLI) keeps working here (default 1000; 0 = check every request)")
+        ->check(CLI::Range(0u, 3'600'000u));
     sub.add_option("--max-connections", m_max_connections,
                    "Open sockets (requests, event streams, WebSockets) at most (default 1024)")
         ->check(CLI::Range(1u, 1'000'000u));
@@ -218,7 +219,7 @@ class ServeCommand final : public Command {
 
     auto http = net::McpHttpServer::start(std::move(http_options), mcp_server,
                                           net::cache_authentications(net::token_store_authenticator(std::move(*tokens)),
-                                                                     k_auth_cache_ttl));
+                                                                     std::chrono::milliseconds(m_auth_cache_ms)));
     if (!http) {
       std::cerr << "error: " << http.error().message << '\n';
       pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
@@ -255,6 +256,10 @@ class ServeCommand final : public Command {
   unsigned m_upstream_timeout_s = 600;
   std::string m_web_root;
   bool m_no_web_ui = false;
+  // How long a successful token check is reused: the longest a revoked token
+  // keeps working on a running server (docs/compat.md). Every replica reads
+  // revocations from the one database, so this bounds them all.
+  unsigned m_auth_cache_ms = 1000;
   std::size_t m_max_connections = 1024;
   std::size_t m_max_connections_per_ip = 256;
 
