@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -33,6 +33,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "api/query.hpp"
 #include "net/event_hub.hpp"
 #include "net/event_socket.hpp"
 #include "net/http_rules.hpp"
@@ -585,18 +586,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return false;
     }
 
-    m_caller.reset();
-    m_bearer.reset();
-    if (const auto authorization = header(head, http::field::authorization)) {
-      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
-        m_caller = m_impl.authenticate(*bearer);
-        if (m_caller && method == http::verb::get) {
-          m_bearer = std::move(bearer);  // a GET stream re-checks it on every keep-alive tick
-        }
-      }
-    } else if (options.allow_anonymous) {
-      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
-    }
+    identify(head, /*cookies=*/false, options.allow_anonymous);
     if (!m_caller) {
       prepare_error(http::status::unauthorized, k_transport_error, "Unauthorized: a valid bearer token is required");
       m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
@@ -647,37 +637,20 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       m_response.set(http::field::upgrade, "websocket");
       return false;
     }
+    // ?since=N, read by the REST API's strict query rules.
     const std::string_view target = view(head.target());
-    m_since.reset();
-    if (const std::size_t at = target.find("since="); at != std::string_view::npos) {
-      std::uint64_t since = 0;
-      const std::string_view digits = target.substr(at + 6, target.find('&', at) - at - 6);
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), since);
-      if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
-        prepare_api_error(http::status::bad_request, "Bad Request: ?since= takes the number of the last event seen");
-        return false;
-      }
-      m_since = since;
+    const std::size_t mark = target.find('?');
+    auto query = api::Query::parse(mark == std::string_view::npos ? std::string_view{} : target.substr(mark + 1));
+    auto since = query ? query->number("since", 0, std::numeric_limits<std::size_t>::max())
+                       : Result<std::size_t>(tl::unexpected(query.error()));
+    if (!since) {
+      prepare_api_error(http::status::bad_request, "Bad Request: ?since= takes the number of the last event seen");
+      return false;
     }
-    m_caller.reset();
-    m_bearer.reset();
-    m_web_session.reset();
-    if (const auto authorization = header(head, http::field::authorization)) {
-      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
-        m_caller = m_impl.authenticate(*bearer);
-        if (m_caller) {
-          m_bearer = std::move(bearer);  // re-checked on every tick of the socket
-        }
-      }
-    } else if (const CookieCaller cookie = cookie_caller(head, /*write=*/false); cookie.caller) {
-      // The web UI's socket: the browser sends its session cookie (it cannot
-      // set Authorization on a WebSocket); the Origin check above applies.
-      m_caller = cookie.caller;
-      m_bearer = cookie.bearer;
-      m_web_session = cookie.session_id;
-    } else if (m_impl.options.allow_anonymous) {
-      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
-    }
+    m_since = query->get("since") ? std::optional<std::uint64_t>(*since) : std::nullopt;
+    // A browser sends its session cookie (it cannot set Authorization on a
+    // WebSocket); the Origin check above applies.
+    identify(head, /*cookies=*/true, m_impl.options.allow_anonymous);
     if (!m_caller) {
       prepare_api_error(http::status::unauthorized, "Unauthorized: a valid bearer token is required");
       m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
@@ -686,13 +659,42 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     return true;
   }
 
-  // The session cookie's caller (web_front.hpp); not signed in when the UI is off.
-  CookieCaller cookie_caller(const Request& head, bool write) {
-    if (!m_impl.options.web_ui) {
-      return {};
+  // Who sent the request, by one rule for every door: its bearer token;
+  // else, on the doors a browser uses (`cookies`: /api/ and the events
+  // socket), the web UI's session cookie, where a write (any method but GET)
+  // also needs the session's CSRF token and an Origin header; else the
+  // anonymous caller when `anonymous` allows it. Sets m_caller (unset: not
+  // authenticated), m_bearer (what a stream or socket re-checks) and
+  // m_web_session. Returns no_csrf for a cookie write without its proof.
+  CookieCheck identify(const Request& head, bool cookies, bool anonymous) {
+    m_caller.reset();
+    m_bearer.reset();
+    m_web_session.reset();
+    if (const auto authorization = header(head, http::field::authorization)) {
+      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
+        m_caller = m_impl.authenticate(*bearer);
+        if (m_caller) {
+          m_bearer = std::move(bearer);
+        }
+      }
+      return CookieCheck::absent;
     }
-    return authenticate_cookie(m_impl.web_sessions, m_impl.authenticate, header(head, http::field::cookie), write,
-                               header(head, k_csrf_header), header(head, http::field::origin).has_value());
+    if (cookies && m_impl.options.web_ui) {
+      CookieCaller cookie =
+          authenticate_cookie(m_impl.web_sessions, m_impl.authenticate, header(head, http::field::cookie),
+                              head.method() != http::verb::get, header(head, k_csrf_header),
+                              header(head, http::field::origin).has_value());
+      if (cookie.check != CookieCheck::absent) {
+        m_caller = std::move(cookie.caller);
+        m_bearer = std::move(cookie.bearer);
+        m_web_session = std::move(cookie.session_id);
+        return cookie.check;
+      }
+    }
+    if (anonymous) {
+      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
+    }
+    return CookieCheck::absent;
   }
 
   // /api/v1/session: sign in, who am I, sign out (web_front.hpp).
@@ -801,22 +803,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       m_response.set(http::field::allow, "GET, POST, PUT, PATCH, DELETE");
       return false;
     }
-    m_caller.reset();
-    m_bearer.reset();
-    CookieCaller cookie;
-    if (const auto authorization = header(head, http::field::authorization)) {
-      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
-        m_caller = m_impl.authenticate(*bearer);
-      }
-    } else if (cookie = cookie_caller(head, method != http::verb::get); cookie.check == CookieCheck::no_csrf) {
+    if (identify(head, /*cookies=*/true, m_impl.options.allow_anonymous || public_document) ==
+        CookieCheck::no_csrf) {
       prepare_api_error(http::status::forbidden,
                         "Forbidden: a write from a signed-in browser needs the session's X-CSRF-Token header "
                         "and an Origin header");
       return false;
-    } else if (cookie.caller) {
-      m_caller = cookie.caller;
-    } else if (m_impl.options.allow_anonymous || public_document) {
-      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
     }
     if (!m_caller) {
       prepare_api_error(http::status::unauthorized, "Unauthorized: a valid bearer token is required");
@@ -882,15 +874,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       m_response.set(http::field::allow, chat ? "POST" : "GET");
       return false;
     }
-    m_caller.reset();
-    m_bearer.reset();
-    if (const auto authorization = header(head, http::field::authorization)) {
-      if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
-        m_caller = m_impl.authenticate(*bearer);
-      }
-    } else if (m_impl.options.allow_anonymous) {
-      m_caller = mcp::Caller{.user_id = std::nullopt, .org_id = {}, .anonymous = true};
-    }
+    identify(head, /*cookies=*/false, m_impl.options.allow_anonymous);
     if (!m_caller) {
       prepare_proxy_error(http::status::unauthorized,
                           "Unauthorized: use a skillrt token (skillrt token create) as the API key",
@@ -1137,7 +1121,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   Response m_response;
   bool m_keep_alive = false;
   std::optional<mcp::Caller> m_caller;  // who sent the request being handled (set by admit)
-  std::optional<std::string> m_bearer;  // its token, kept for a GET only (set by admit)
+  std::optional<std::string> m_bearer;  // its token, re-checked by a GET stream or event socket (set by identify)
   std::optional<std::uint64_t> m_since;  // /api/v1/events?since=N (set by admit_events)
   std::optional<std::string> m_web_session;  // the event socket's session cookie, when it came with one
   std::optional<std::chrono::steady_clock::time_point> m_linger_deadline;
