@@ -13,7 +13,6 @@
 // A reviewed scan is the caller's alone and is forgotten after 15 minutes.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -21,6 +20,7 @@
 #include "core/events/event_bus.hpp"
 #include "core/guard/guard.hpp"
 #include "core/hub/install.hpp"
+#include "core/util/random_hex.hpp"
 #include "protocol/hub_json.hpp"
 
 namespace skillrt::api {
@@ -43,7 +43,7 @@ class ReviewedInstalls {
   };
 
   std::optional<std::string> add(Reviewed reviewed) {
-    const std::optional<std::string> id = random_id();
+    const std::optional<std::string> id = core::random_hex(16);
     if (!id) {
       return std::nullopt;
     }
@@ -74,21 +74,6 @@ class ReviewedInstalls {
  private:
   void expire(std::chrono::steady_clock::time_point now) {
     std::erase_if(m_reviews, [&](const auto& item) { return now - item.second.created > k_review_lifetime; });
-  }
-
-  static std::optional<std::string> random_id() {
-    std::ifstream random("/dev/urandom", std::ios::binary);
-    unsigned char bytes[16];
-    if (!random.read(reinterpret_cast<char*>(bytes), sizeof bytes)) {
-      return std::nullopt;
-    }
-    static constexpr char k_hex[] = "0123456789abcdef";
-    std::string id;
-    for (const unsigned char byte : bytes) {
-      id += k_hex[byte >> 4];
-      id += k_hex[byte & 15];
-    }
-    return id;
   }
 
   std::mutex m_mutex;

@@ -5,11 +5,11 @@
 // the web UI shows them).
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "api/routes.hpp"
 #include "core/discovery/catalog.hpp"
+#include "core/files/read_file.hpp"
 #include "core/limits.hpp"
 #include "core/search/search_skills.hpp"
 #include "core/search/stop_words.hpp"
@@ -19,7 +19,8 @@
 namespace skillrt::api {
 namespace {
 
-constexpr std::streamsize k_max_matched_read = 1 << 20;
+// A SKILL.md larger than this is matched by its name and description only.
+constexpr std::size_t k_max_matched_read = 1 << 20;
 
 std::string lowered(std::string_view text) {
   std::string out(text);
@@ -54,11 +55,9 @@ bool starts_a_word(std::string_view text, std::string_view word) {
 Json matched_words(const std::vector<std::string>& words, const core::SkillSearchResult& hit) {
   std::string text = lowered(hit.name) + "\n" + lowered(hit.description);
   if (hit.path) {
-    std::ifstream file(*hit.path, std::ios::binary);
-    std::string body(static_cast<std::size_t>(k_max_matched_read), '\0');
-    file.read(body.data(), k_max_matched_read);
-    body.resize(static_cast<std::size_t>(std::max<std::streamsize>(file.gcount(), 0)));
-    text += "\n" + lowered(body);
+    if (auto body = core::read_regular_file(*hit.path, k_max_matched_read)) {
+      text += "\n" + lowered(*body);
+    }
   }
   Json matched = Json::array();
   for (const std::string& word : words) {

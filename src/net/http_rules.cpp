@@ -1,15 +1,12 @@
 #include "net/http_rules.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
-#include <array>
-#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/random_hex.hpp"
 #include "mcp/server.hpp"
 
 namespace skillrt::net {
@@ -215,28 +212,7 @@ std::optional<std::string> bearer_token(std::string_view authorization) {
   return std::string(token);
 }
 
-std::optional<std::string> new_session_id() {
-  std::array<unsigned char, 16> bytes{};
-  std::size_t filled = 0;
-  while (filled < bytes.size()) {
-    const ssize_t got = getrandom(bytes.data() + filled, bytes.size() - filled, 0);
-    if (got < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return std::nullopt;
-    }
-    filled += static_cast<std::size_t>(got);
-  }
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string id;
-  id.reserve(bytes.size() * 2);
-  for (const unsigned char byte : bytes) {
-    id.push_back(k_hex[byte >> 4]);
-    id.push_back(k_hex[byte & 0x0f]);
-  }
-  return id;
-}
+std::optional<std::string> new_session_id() { return core::random_hex(16); }
 
 bool is_initialize_request(std::string_view body) {
   const nlohmann::json message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);

@@ -1,7 +1,6 @@
 #include "net/web_front.hpp"
 
-#include <nlohmann/json.hpp>
-
+#include "api/api_call.hpp"
 #include "net/session_registry.hpp"
 #include "web/web_assets.hpp"
 
@@ -19,19 +18,9 @@ void add_page_headers(api::ApiResponse& answer) {
   answer.headers.emplace_back("Cross-Origin-Resource-Policy", "same-origin");
 }
 
-api::ApiResponse json_answer(unsigned status, const nlohmann::json& body) {
-  api::ApiResponse answer;
-  answer.status = status;
-  answer.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  return answer;
-}
-
-api::ApiResponse error_answer(unsigned status, std::string_view message) {
-  api::ApiResponse answer;
-  answer.status = status;
-  answer.body = api::api_error_body(message);
-  return answer;
-}
+using api::error_answer;
+using api::json_answer;
+using api::Json;
 
 std::string session_cookie(std::string_view value, bool secure, long max_age_s) {
   std::string cookie = std::string(k_session_cookie) + "=" + std::string(value) +
@@ -42,10 +31,10 @@ std::string session_cookie(std::string_view value, bool secure, long max_age_s) 
   return cookie;
 }
 
-nlohmann::json signed_in_body(const mcp::Caller& caller, std::string_view csrf) {
-  nlohmann::json body = nlohmann::json::object();
+Json signed_in_body(const mcp::Caller& caller, std::string_view csrf) {
+  Json body = Json::object();
   body["success"] = true;
-  body["user_id"] = caller.user_id ? nlohmann::json(*caller.user_id) : nlohmann::json(nullptr);
+  body["user_id"] = caller.user_id ? Json(*caller.user_id) : Json(nullptr);
   body["org_id"] = caller.org_id;
   body["csrf_token"] = csrf;
   return body;
@@ -75,15 +64,18 @@ std::optional<std::pair<std::string, WebSession>> live_session(WebSessions& sess
 }
 
 api::ApiResponse sign_in(WebSessions& sessions, const Authenticator& authenticate, const SessionExchange& exchange) {
-  const nlohmann::json body = nlohmann::json::parse(exchange.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
-    return error_answer(400, "Bad Request: sign in with a JSON object {\"token\": \"...\"}");
+  // Read as strictly as every REST body (api_call.hpp).
+  api::ApiRequest request;
+  request.body = std::string(exchange.body);
+  const auto body = api::body_object(request);
+  if (!body) {
+    return error_answer(400, "Bad Request: sign in with a JSON object {\"token\": \"...\"}: " + body.error().message);
   }
-  const auto token = body.find("token");
-  if (token == body.end() || !token->is_string() || token->get_ref<const std::string&>().empty()) {
+  const auto token = api::body_string(*body, "token");
+  if (!token || !*token || (*token)->empty()) {
     return error_answer(400, "Bad Request: \"token\" must be a non-empty string (an API token from `skillrt token create`)");
   }
-  const std::string& bearer = token->get_ref<const std::string&>();
+  const std::string& bearer = **token;
   if (bearer.size() > k_max_token_bytes) {
     return error_answer(400, "Bad Request: \"token\" is too long to be an API token");
   }
@@ -149,7 +141,7 @@ api::ApiResponse session_answer(WebSessions& sessions, const Authenticator& auth
     return json_answer(200, signed_in_body(live->second.caller, live->second.csrf));
   }
   if (exchange.method == "DELETE") {
-    api::ApiResponse answer = json_answer(200, nlohmann::json{{"success", true}});
+    api::ApiResponse answer = json_answer(200, Json{{"success", true}});
     if (exchange.cookie) {
       if (const auto id = cookie_value(*exchange.cookie, k_session_cookie); id && !id->empty()) {
         if (const std::optional<WebSession> session = sessions.find(*id)) {

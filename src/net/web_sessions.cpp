@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/util/random_hex.hpp"
 #include "core/util/sha256.hpp"
 #include "net/http_rules.hpp"
 
@@ -12,13 +13,12 @@ WebSessions::WebSessions(std::chrono::seconds idle, std::chrono::seconds lifetim
 
 std::optional<OpenedWebSession> WebSessions::open(std::string bearer, mcp::Caller caller) {
   // 256 bits for the cookie, 128 for the CSRF token.
-  const std::optional<std::string> first = new_session_id();
-  const std::optional<std::string> second = new_session_id();
-  const std::optional<std::string> csrf = new_session_id();
-  if (!first || !second || !csrf) {
+  std::optional<std::string> id = core::random_hex(32);
+  std::optional<std::string> csrf = core::random_hex(16);
+  if (!id || !csrf) {
     return std::nullopt;
   }
-  OpenedWebSession opened{*first + *second, *csrf};
+  OpenedWebSession opened{std::move(*id), std::move(*csrf)};
   const Clock::time_point now = Clock::now();
   std::lock_guard lock(m_mutex);
   std::erase_if(m_sessions, [&](const auto& item) {
