@@ -26,15 +26,15 @@ std::string etag_of(std::string_view bytes) { return "\"" + core::sha256_hex(byt
 
 // The built-in files with their validators, computed once.
 const std::map<std::string, WebAsset, std::less<>>& built_in() {
-  static const auto* assets = [] {
-    auto* map = new std::map<std::string, WebAsset, std::less<>>();
+  static const std::map<std::string, WebAsset, std::less<>> assets = [] {
+    std::map<std::string, WebAsset, std::less<>> map;
     for (const EmbeddedFile& file : k_embedded_assets) {
-      (*map)[std::string(file.name)] =
+      map[std::string(file.name)] =
           WebAsset{std::string(file.bytes), std::string(web_content_type(file.name)), etag_of(file.bytes)};
     }
     return map;
   }();
-  return *assets;
+  return assets;
 }
 
 }  // namespace
