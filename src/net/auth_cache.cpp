@@ -23,7 +23,7 @@ struct AuthCache {
   std::mutex mutex;
   std::unordered_map<std::string, CachedCaller> entries;
 
-  std::optional<mcp::Caller> check(const std::string& bearer) {
+  Result<mcp::Caller> check(const std::string& bearer) {
     const std::string key = core::sha256_hex(bearer);
     const auto now = std::chrono::steady_clock::now();
     {
@@ -36,7 +36,7 @@ struct AuthCache {
         entries.erase(it);
       }
     }
-    std::optional<mcp::Caller> caller = authenticate(bearer);
+    Result<mcp::Caller> caller = authenticate(bearer);
     if (caller) {
       std::lock_guard lock(mutex);
       if (entries.size() >= max_entries) {

@@ -159,6 +159,10 @@ class EventSocket final : public std::enable_shared_from_this<EventSocket> {
       if (ec) {
         return;
       }
+      if (self->m_options.going_away && self->m_options.going_away()) {
+        self->close(websocket::close_reason(websocket::close_code::going_away, "server shutting down"));
+        return;
+      }
       if (self->m_options.still_authorized && !self->m_options.still_authorized()) {
         self->close(close_with(k_close_token_revoked, "token revoked"));
         return;

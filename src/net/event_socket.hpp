@@ -46,6 +46,8 @@ struct EventSocketOptions {
   std::size_t socket_buffer_bytes = 64u << 10;
   // True while the token the socket was opened with still names its caller.
   std::function<bool()> still_authorized;
+  // True once the server is shutting down: the socket closes with 1001.
+  std::function<bool()> going_away;
   // Kept alive while the socket lives (the connection slot it counts in).
   std::shared_ptr<void> keep;
   // Called once when the socket is gone (for the server's open-socket count).

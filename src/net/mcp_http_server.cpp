@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <future>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -64,6 +65,9 @@ constexpr std::uint64_t k_discarded_body_limit = 64 * 1024;
 constexpr int k_transport_error = -32000;
 constexpr int k_session_not_found = -32001;
 constexpr int k_internal_error = -32603;
+// A bearer that could not be checked because the database did not answer.
+constexpr const char* k_auth_unavailable =
+    "Service Unavailable: the token cannot be checked right now (the database is unreachable); try again";
 
 std::string_view view(beast::string_view text) { return {text.data(), text.size()}; }
 
@@ -136,6 +140,9 @@ struct McpHttpServer::Impl {
   SessionRegistry registry;
   WebSessions web_sessions;  // the web UI's sign-ins (web_sessions.hpp)
   std::atomic<bool> stopped{false};
+  std::atomic<bool> draining{false};        // drain(): no new requests, no keep-alive
+  std::atomic<std::size_t> in_flight{0};    // requests read and not yet answered (RequestInFlight)
+  std::atomic<std::size_t> event_sockets{0};  // open /api/v1/events sockets (drain gives them a tick)
   std::uint16_t port = 0;
   // Open sockets, in total and per peer address (accept and close only, not per request).
   std::mutex connections_mutex;
@@ -352,8 +359,11 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
     if (!m_impl.authenticate) {
       return false;
     }
-    const std::optional<mcp::Caller> caller = m_impl.authenticate(*m_bearer);
-    return caller && same_caller(*caller, m_caller);
+    const Result<mcp::Caller> caller = m_impl.authenticate(*m_bearer);
+    if (!caller) {
+      return !token_refused(caller.error());  // cannot tell now: keep streaming
+    }
+    return same_caller(*caller, m_caller);
   }
 
   // Strand: closes the socket at once; idempotent.
@@ -397,6 +407,19 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
 
 // One accepted connection: read a request, answer it, repeat while the
 // client keeps the connection alive. A GET hands the socket to an SseStream.
+// Counts one request from its head until its answer is written (or the
+// connection gives up on it), so drain() knows when nothing is in flight.
+class RequestInFlight {
+ public:
+  explicit RequestInFlight(Impl& impl) : m_impl(&impl) { m_impl->in_flight.fetch_add(1); }
+  RequestInFlight(const RequestInFlight&) = delete;
+  RequestInFlight& operator=(const RequestInFlight&) = delete;
+  ~RequestInFlight() { m_impl->in_flight.fetch_sub(1); }
+
+ private:
+  Impl* m_impl;
+};
+
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
   HttpConnection(Impl& impl, tcp::socket socket, ConnectionSlot slot)
@@ -408,6 +431,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
  private:
   void read_header() {
+    m_request.reset();
+    if (m_impl.draining.load()) {
+      return close();  // a keep-alive connection between requests: nothing is lost
+    }
     m_parser.emplace();
     m_parser->header_limit(k_header_limit);
     m_route = Route::mcp;
@@ -425,6 +452,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (ec) {
       return on_read_error(ec);
     }
+    m_request.emplace(m_impl);
     // Everything that depends only on the head is decided before the body
     // is read, so a refused client (no token, foreign Origin) cannot make us
     // buffer megabytes.
@@ -587,6 +615,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
 
     identify(head, /*cookies=*/false, options.allow_anonymous);
+    if (!m_caller && m_auth_unavailable) {
+      prepare_error(http::status::service_unavailable, k_transport_error, k_auth_unavailable);
+      m_response.set(http::field::retry_after, "1");
+      return false;
+    }
     if (!m_caller) {
       prepare_error(http::status::unauthorized, k_transport_error, "Unauthorized: a valid bearer token is required");
       m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
@@ -651,6 +684,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     // A browser sends its session cookie (it cannot set Authorization on a
     // WebSocket); the Origin check above applies.
     identify(head, /*cookies=*/true, m_impl.options.allow_anonymous);
+    if (!m_caller && m_auth_unavailable) {
+      prepare_api_error(http::status::service_unavailable, k_auth_unavailable);
+      m_response.set(http::field::retry_after, "1");
+      return false;
+    }
     if (!m_caller) {
       prepare_api_error(http::status::unauthorized, "Unauthorized: a valid bearer token is required");
       m_response.set(http::field::www_authenticate, "Bearer realm=\"skillrt\"");
@@ -670,11 +708,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     m_caller.reset();
     m_bearer.reset();
     m_web_session.reset();
+    m_auth_unavailable = false;
     if (const auto authorization = header(head, http::field::authorization)) {
       if (std::optional<std::string> bearer = bearer_token(*authorization); bearer && m_impl.authenticate) {
-        m_caller = m_impl.authenticate(*bearer);
-        if (m_caller) {
+        if (Result<mcp::Caller> checked = m_impl.authenticate(*bearer)) {
+          m_caller = std::move(*checked);
           m_bearer = std::move(bearer);
+        } else {
+          m_auth_unavailable = !token_refused(checked.error());
         }
       }
       return CookieCheck::absent;
@@ -753,11 +794,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // the database), the answer on this connection's strand.
   void handle_ready() {
     asio::post(m_impl.api_pool, [self = shared_from_this()]() {
-      const Result<void> ready = self->m_impl.options.readiness ? self->m_impl.options.readiness() : Result<void>{};
+      Result<void> ready = self->m_impl.options.readiness ? self->m_impl.options.readiness() : Result<void>{};
+      if (self->m_impl.draining.load()) {
+        ready = fail(ErrorCode::io_error, "shutting down");  // the load balancer takes us out
+      }
       api::ApiResponse answer{200, R"({"status":"ready"})", "application/json", {}};
       if (!ready) {
         // The reason stays in the server: this answer needs no token.
-        answer = api::ApiResponse{503, R"({"status":"not ready","database":"unreachable"})", "application/json", {}};
+        answer = api::ApiResponse{503, R"({"status":"not ready"})", "application/json", {}};
       }
       asio::post(self->m_stream.get_executor(),
                  [self, answer = std::move(answer)]() mutable { self->send_answer(std::move(answer)); });
@@ -773,6 +817,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     options.idle = std::chrono::milliseconds(m_impl.options.events_idle_ms);
     options.queue_bytes = m_impl.options.events_queue_bytes;
     options.socket_buffer_bytes = m_impl.options.sse_socket_buffer_bytes;
+    options.going_away = [impl = &m_impl] { return impl->draining.load(); };
+    m_impl.event_sockets.fetch_add(1);
+    options.on_closed = [impl = &m_impl] { impl->event_sockets.fetch_sub(1); };
     options.still_authorized = [impl = &m_impl, bearer = m_bearer, caller = *m_caller, web_session = m_web_session] {
       if (!bearer) {
         return true;  // anonymous loopback socket: nothing to revoke
@@ -783,10 +830,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       if (web_session && !impl->web_sessions.find(*web_session)) {
         return false;  // signed out (or the session expired)
       }
-      const std::optional<mcp::Caller> now = impl->authenticate(*bearer);
-      return now && same_caller(*now, caller);
+      const Result<mcp::Caller> now = impl->authenticate(*bearer);
+      if (!now) {
+        return !token_refused(now.error());  // cannot tell now: keep the socket
+      }
+      return same_caller(*now, caller);
     };
     options.keep = std::make_shared<ConnectionSlot>(std::move(m_slot));
+    m_request.reset();  // a live socket, not a request in flight
     start_event_socket(std::move(m_stream), std::move(request), *m_impl.options.events, std::move(options));
   }
 
@@ -808,6 +859,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       prepare_api_error(http::status::forbidden,
                         "Forbidden: a write from a signed-in browser needs the session's X-CSRF-Token header "
                         "and an Origin header");
+      return false;
+    }
+    if (!m_caller && m_auth_unavailable) {
+      prepare_api_error(http::status::service_unavailable, k_auth_unavailable);
+      m_response.set(http::field::retry_after, "1");
       return false;
     }
     if (!m_caller) {
@@ -875,6 +931,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return false;
     }
     identify(head, /*cookies=*/false, m_impl.options.allow_anonymous);
+    if (!m_caller && m_auth_unavailable) {
+      prepare_proxy_error(http::status::service_unavailable, k_auth_unavailable, "server_error", "service_unavailable");
+      m_response.set(http::field::retry_after, "1");
+      return false;
+    }
     if (!m_caller) {
       prepare_proxy_error(http::status::unauthorized,
                           "Unauthorized: use a skillrt token (skillrt token create) as the API key",
@@ -1010,6 +1071,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return send_error(http::status::not_found, k_session_not_found, "Session not found");
     }
     // The socket now belongs to the stream; this connection ends here.
+    m_request.reset();  // a live stream, not a request in flight
     std::make_shared<SseStream>(m_impl, std::move(m_stream), std::move(m_slot), session->hub, caller,
                                 std::move(m_bearer))
         ->start();
@@ -1066,6 +1128,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
   void send() {
+    if (m_impl.draining.load()) {
+      m_keep_alive = false;  // the client's next request goes to another replica
+    }
     m_response.keep_alive(m_keep_alive);
     m_response.prepare_payload();
     m_stream.expires_after(std::chrono::milliseconds(m_impl.options.read_timeout_ms));
@@ -1074,6 +1139,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
   void on_written(beast::error_code ec) {
+    m_request.reset();
     if (ec || m_impl.stopped.load(std::memory_order_relaxed)) {
       return close();
     }
@@ -1116,11 +1182,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   Impl& m_impl;
   beast::tcp_stream m_stream;
   ConnectionSlot m_slot;
+  std::optional<RequestInFlight> m_request;  // set while a request is being handled
   beast::flat_buffer m_buffer;
   std::optional<http::request_parser<http::string_body>> m_parser;
   Response m_response;
   bool m_keep_alive = false;
   std::optional<mcp::Caller> m_caller;  // who sent the request being handled (set by admit)
+  bool m_auth_unavailable = false;      // the bearer could not be checked (database unreachable): 503, not 401
   std::optional<std::string> m_bearer;  // its token, re-checked by a GET stream or event socket (set by identify)
   std::optional<std::uint64_t> m_since;  // /api/v1/events?since=N (set by admit_events)
   std::optional<std::string> m_web_session;  // the event socket's session cookie, when it came with one
@@ -1326,5 +1394,40 @@ std::uint16_t McpHttpServer::bound_port() const { return m_impl->port; }
 void McpHttpServer::wait() { m_impl->join(); }
 
 void McpHttpServer::stop() { m_impl->stop(); }
+
+void McpHttpServer::drain(std::chrono::milliseconds grace) {
+  Impl& impl = *m_impl;
+  if (impl.stopped.load() || impl.draining.exchange(true)) {
+    return;
+  }
+  // On the acceptor's strand: no connection is accepted after this.
+  auto closed = std::make_shared<std::promise<void>>();
+  std::future<void> acceptor_closed = closed->get_future();
+  asio::post(impl.acceptor.get_executor(), [&impl, closed] {
+    beast::error_code ignored;
+    impl.acceptor.close(ignored);
+    closed->set_value();
+  });
+  if (acceptor_closed.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+    return;  // the I/O threads are stuck: stop() will cut what is left
+  }
+  // MCP sessions' GET streams end now (a 2025 client re-opens one on another
+  // replica); event sockets close with 1001 at their next tick.
+  for (const std::shared_ptr<HttpSession>& session : impl.registry.remove_all()) {
+    Impl::end_session(*session);
+  }
+  // Event sockets send their close frame at their next tick
+  // (events_recheck_ms); waiting for each peer's answer is not worth a
+  // longer stop.
+  const auto now = std::chrono::steady_clock::now();
+  const auto deadline = now + grace;
+  const auto sockets_told = impl.event_sockets.load() == 0
+                                ? now
+                                : now + std::chrono::milliseconds(impl.options.events_recheck_ms + 50);
+  while (std::chrono::steady_clock::now() < deadline &&
+         (impl.in_flight.load() > 0 || std::chrono::steady_clock::now() < sockets_told)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
 
 }  // namespace skillrt::net

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -104,8 +105,14 @@ struct HttpOptions {
   std::optional<ProxyOptions> proxy;
 };
 
-// Bearer value → caller, or nullopt when the token is not valid (401).
-using Authenticator = std::function<std::optional<mcp::Caller>(const std::string& bearer)>;
+// Bearer value → caller. ErrorCode::refused: the token is not valid (401);
+// any other error: it cannot be checked now (the database is unreachable),
+// which a new request answers with 503 and an open stream or socket rides
+// out (its token was valid when it opened; revocation applies again as soon
+// as the database answers).
+using Authenticator = std::function<Result<mcp::Caller>(const std::string& bearer)>;
+// True when an Authenticator's failure says "not valid" rather than "cannot tell now".
+inline bool token_refused(const Error& error) { return error.code == ErrorCode::refused; }
 
 class McpHttpServer {
  public:
@@ -123,6 +130,12 @@ class McpHttpServer {
   void wait();
   // Thread-safe and idempotent: stops accepting, closes streams, returns at once.
   void stop();
+  // A graceful stop (SIGTERM): /readyz turns 503 and no connection is
+  // accepted any more; MCP streams end and event sockets close with 1001
+  // ("going away": the client reconnects elsewhere); requests in flight
+  // finish, each answered with `Connection: close`. Returns when none is left
+  // or after `grace`, whichever comes first; then call stop().
+  void drain(std::chrono::milliseconds grace);
 
   struct Impl;
 

@@ -55,7 +55,12 @@ std::optional<std::pair<std::string, WebSession>> live_session(WebSessions& sess
   if (!session || !authenticate) {
     return std::nullopt;
   }
-  const std::optional<mcp::Caller> now = authenticate(session->bearer);
+  const Result<mcp::Caller> now = authenticate(session->bearer);
+  if (!now && !token_refused(now.error())) {
+    // The database cannot say now: the session's token was valid when it
+    // signed in, and a revocation applies again once the database answers.
+    return std::pair{std::string(*id), std::move(*session)};
+  }
   if (!now || !same_caller(*now, session->caller)) {
     sessions.close(*id);  // the token was revoked: the session ends with it
     return std::nullopt;
@@ -79,7 +84,12 @@ api::ApiResponse sign_in(WebSessions& sessions, const Authenticator& authenticat
   if (bearer.size() > k_max_token_bytes) {
     return error_answer(400, "Bad Request: \"token\" is too long to be an API token");
   }
-  const std::optional<mcp::Caller> caller = authenticate ? authenticate(bearer) : std::nullopt;
+  const Result<mcp::Caller> caller =
+      authenticate ? authenticate(bearer) : Result<mcp::Caller>(tl::unexpected(Error{ErrorCode::refused, ""}));
+  if (!caller && !token_refused(caller.error())) {
+    return error_answer(503, "Service Unavailable: the token cannot be checked right now (the database is "
+                             "unreachable); try again");
+  }
   if (!caller || caller->anonymous) {
     return error_answer(401, "Unauthorized: that token is not valid (revoked, expired or mistyped)");
   }

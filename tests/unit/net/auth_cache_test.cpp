@@ -47,11 +47,12 @@ class AuthCacheTest : public ::testing::Test {
 
 TEST_F(AuthCacheTest, TokenStoreAuthenticatorMapsTheTokenToItsCaller) {
   const Authenticator check = token_store_authenticator(m_tokens);
-  const std::optional<mcp::Caller> caller = check(m_bearer);
+  const Result<mcp::Caller> caller = check(m_bearer);
   ASSERT_TRUE(caller);
   EXPECT_EQ(caller->user_id, "alice");
   EXPECT_EQ(caller->org_id, "org1");
-  EXPECT_FALSE(check(m_bearer + "x"));
+  ASSERT_FALSE(check(m_bearer + "x"));
+  EXPECT_EQ(check(m_bearer + "x").error().code, ErrorCode::refused) << "not valid, as opposed to cannot check now";
   EXPECT_FALSE(check(""));
 }
 

@@ -962,6 +962,113 @@ TEST_F(McpHttpServerTest, SignedInSocketClosesOnSignOut) {
   EXPECT_EQ((static_cast<unsigned char>(frame->payload[0]) << 8) | static_cast<unsigned char>(frame->payload[1]), 4001);
 }
 
+// While the token database cannot be asked (a PostgreSQL restart), an open
+// socket stays open, a new request gets 503 with Retry-After (not 401), and a
+// revocation found once the database answers again still closes the socket.
+TEST_F(McpHttpServerTest, AnUnreachableTokenDatabaseKeepsOpenSocketsAndAnswersNewRequests503) {
+  api::EventFeed feed(m_mcp->events(), 64);
+  HttpOptions web = options(/*anonymous=*/false);
+  web.events = &feed;
+  web.events_recheck_ms = 50;
+  enum Mode { real, unreachable, revoked };
+  auto mode = std::make_shared<std::atomic<int>>(real);
+  Authenticator check = token_store_authenticator(m_tokens);
+  start_with(web, [mode, check](const std::string& bearer) -> Result<mcp::Caller> {
+    switch (mode->load()) {
+    case unreachable:
+      return fail(ErrorCode::io_error, "PostgreSQL: lost the connection to 127.0.0.1:5432/skillrt");
+    case revoked:
+      return fail(ErrorCode::refused, "not a valid token");
+    default:
+      return check(bearer);
+    }
+  });
+  HttpTestClient socket(m_port);
+  ASSERT_TRUE(send_upgrade(socket, {{"Authorization", "Bearer " + m_alice}}));
+  ASSERT_EQ(socket.read_head().value_or(HttpReply{}).status, 101);
+  ASSERT_TRUE(socket.read_ws_frame());  // hello
+
+  mode->store(unreachable);
+  HttpTestClient fresh(m_port);
+  const HttpReply refused = exchange(fresh, "POST", post_headers(m_alice), k_initialize);
+  EXPECT_EQ(refused.status, 503) << refused.body;
+  EXPECT_EQ(refused.header("retry-after"), "1");
+  EXPECT_NE(refused.body.find("cannot be checked right now"), std::string::npos) << refused.body;
+  EXPECT_FALSE(socket.closed_by_peer(400)) << "rechecks during the outage must not end the socket";
+  core::SkillEvent event;
+  event.layer = core::Layer::user;
+  event.owner = "alice";
+  event.name = "during-outage";
+  m_mcp->events().publish(event);
+  const auto delivered = socket.read_ws_frame();
+  ASSERT_TRUE(delivered);
+  EXPECT_NE(delivered->payload.find("during-outage"), std::string::npos) << delivered->payload;
+
+  mode->store(revoked);
+  std::optional<HttpTestClient::WsFrame> frame;
+  while ((frame = socket.read_ws_frame(3000)) && frame->opcode != 8) {
+  }
+  ASSERT_TRUE(frame) << "no close frame once the database says the token is gone";
+  ASSERT_GE(frame->payload.size(), 2u);
+  EXPECT_EQ((static_cast<unsigned char>(frame->payload[0]) << 8) | static_cast<unsigned char>(frame->payload[1]), 4001);
+}
+
+// SIGTERM on a replica: a request in flight finishes (told to close its
+// connection), nothing new gets in, MCP streams end and event sockets close
+// with 1001 so their clients reconnect to another replica.
+TEST_F(McpHttpServerTest, DrainLetsRequestsInFlightFinishAndSendsEveryoneElseAway) {
+  api::EventFeed feed(m_mcp->events(), 64);
+  HttpOptions web = options(/*anonymous=*/false);
+  web.events = &feed;
+  web.events_recheck_ms = 50;
+  web.api = [](const api::ApiRequest& request) {
+    if (request.target.find("slow") != std::string::npos) {
+      std::this_thread::sleep_for(700ms);
+    }
+    return api::ApiResponse{200, R"({"done":true})", "application/json", {}};
+  };
+  start(web);
+  HttpTestClient socket(m_port);
+  ASSERT_TRUE(send_upgrade(socket, {{"Authorization", "Bearer " + m_alice}}));
+  ASSERT_EQ(socket.read_head().value_or(HttpReply{}).status, 101);
+  ASSERT_TRUE(socket.read_ws_frame());  // hello
+  auto stream = open_stream(open_session(m_alice), m_alice);
+  HttpTestClient idle(m_port);  // a keep-alive connection between requests
+  EXPECT_EQ(exchange(idle, "GET", {{"Authorization", "Bearer " + m_alice}}, {}, "/api/v1/quick").status, 200);
+
+  std::optional<HttpReply> slow;
+  std::thread slow_client([&] {
+    HttpTestClient client(m_port);
+    if (client.send_request("GET", "/api/v1/slow", {{"Authorization", "Bearer " + m_alice}}, {})) {
+      slow = client.read_reply();
+    }
+  });
+  std::this_thread::sleep_for(200ms);  // the slow request is in its handler
+  const auto begin = std::chrono::steady_clock::now();
+  m_http->drain(10s);
+  const auto took = std::chrono::steady_clock::now() - begin;
+  slow_client.join();
+  ASSERT_TRUE(slow) << "the request in flight got no answer";
+  EXPECT_EQ(slow->status, 200);
+  EXPECT_EQ(slow->header("connection"), "close");
+  EXPECT_GE(took, 300ms) << "drain returned before the request in flight finished";
+  EXPECT_LT(took, 5s);
+
+  HttpTestClient late(m_port);
+  EXPECT_TRUE(!late.connected() || late.closed_by_peer(1000)) << "a new connection was accepted while draining";
+  // A keep-alive connection that was idle is still served until stop(), and told to close.
+  const HttpReply last = exchange(idle, "GET", {{"Authorization", "Bearer " + m_alice}}, {}, "/api/v1/quick");
+  EXPECT_EQ(last.status, 200);
+  EXPECT_EQ(last.header("connection"), "close");
+  EXPECT_TRUE(stream->closed_by_peer(1000)) << "the MCP stream stayed open";
+  std::optional<HttpTestClient::WsFrame> frame;
+  while ((frame = socket.read_ws_frame(2000)) && frame->opcode != 8) {
+  }
+  ASSERT_TRUE(frame) << "no close frame";
+  ASSERT_GE(frame->payload.size(), 2u);
+  EXPECT_EQ((static_cast<unsigned char>(frame->payload[0]) << 8) | static_cast<unsigned char>(frame->payload[1]), 1001);
+}
+
 TEST_F(McpHttpServerTest, SlowEventConsumerIsCutOffWith4008AndItsQueueFreed) {
   api::EventFeed feed(m_mcp->events(), 64);
   HttpOptions small = options(/*anonymous=*/false);
