@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "api/rest_api.hpp"
 #include "command.hpp"
 #include "sources/source_fetcher.hpp"
+#include "core/events/change_relay.hpp"
 #include "core/limits.hpp"
 #include "core/review/review_scheduler.hpp"
 #include "core/view/dotenv.hpp"
@@ -118,6 +120,17 @@ class ServeCommand final : public Command {
     sub.add_option("--max-connections", m_max_connections,
                    "Open sockets (requests, event streams, WebSockets) at most (default 1024)")
         ->check(CLI::Range(1u, 1'000'000u));
+    sub.add_option("--sweep-interval-ms", m_sweep_interval_ms,
+                   "Over PostgreSQL (replicas on a shared volume): look for skill files another machine changed "
+                   "this often (default 2000; 0 = never, when every replica is on this machine)")
+        ->check(CLI::Range(0u, 3'600'000u));
+    sub.add_option("--drain-seconds", m_drain_seconds,
+                   "On SIGTERM or SIGINT: stop accepting, fail /readyz, close streams and sockets (1001), and "
+                   "let requests in flight finish for at most this long (default 10; 0 = stop at once)")
+        ->check(CLI::Range(0u, 3'600u));
+    sub.add_flag("--no-inotify", m_no_inotify,
+                 "Find skill file changes by the sweep alone (needs --sweep-interval-ms > 0): on a shared volume "
+                 "inotify sees this machine's writes only");
     sub.add_option("--max-connections-per-ip", m_max_connections_per_ip,
                    "Open sockets from one address at most (default 256; behind a proxy every client shares its address)")
         ->check(CLI::Range(1u, 1'000'000u));
@@ -165,12 +178,44 @@ class ServeCommand final : public Command {
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+    // Over PostgreSQL this process is one replica of many: changes travel
+    // through the database's change log, and the skill trees are swept for
+    // edits another machine made on the shared volume (docs/deploy.md).
+    const bool replicated = store::is_postgres_location(location);
     mcp::ServerOptions server_options;
     server_options.base = inv.ctx;
     server_options.config = inv.config;
     server_options.store = store::store_source(location, inv.ctx);
     server_options.transport = "http";
+    if (replicated) {
+      server_options.poll_database = false;
+      server_options.sweep_interval = std::chrono::milliseconds(m_sweep_interval_ms);
+    }
+    if (m_no_inotify) {
+      if (server_options.sweep_interval.count() == 0) {
+        return finish_usage(inv.json,
+                            "--no-inotify needs the sweep: a PostgreSQL database and --sweep-interval-ms above 0",
+                            "serve");
+      }
+      server_options.inotify = false;
+    }
     mcp::Server mcp_server(std::move(server_options));
+
+    std::unique_ptr<core::ChangeRelay> relay;
+    if (replicated) {
+      auto log = store::open_change_log(location);
+      auto signal = store::make_change_signal(location);
+      if (!log || !signal) {
+        std::cerr << "error: " << (!log ? log.error().message : signal.error().message) << '\n';
+        return Outcome::failed;
+      }
+      auto started = core::ChangeRelay::start(mcp_server.events(), std::move(*log), std::move(*signal), {});
+      if (!started) {
+        std::cerr << "error: " << started.error().message << '\n';
+        return Outcome::failed;
+      }
+      relay = std::move(*started);
+    }
 
     // Background reviews of the turns agents report (POST /api/v1/turns).
     core::ReviewScheduler reviews(
@@ -180,6 +225,9 @@ class ServeCommand final : public Command {
 
     // The live events of /api/v1/events: every change on the server's bus.
     api::EventFeed event_feed(mcp_server.events(), limits::k_api_event_history);
+    if (relay) {
+      event_feed.follow_change_log(relay->status().delivered);
+    }
 
     net::HttpOptions http_options;
     http_options.events = &event_feed;
@@ -196,12 +244,25 @@ class ServeCommand final : public Command {
     http_options.allow_anonymous = m_allow_anonymous;
     http_options.web_ui = !m_no_web_ui;
     http_options.max_connections = m_max_connections;
-    // Ready when the skills database answers a query.
-    http_options.readiness = [&mcp_server]() -> Result<void> {
-      return mcp_server.with_store([](core::SkillStore& store) -> Result<void> {
+    // Ready when the skills database answers a query and, on a replica, the
+    // change listener is connected and has read the log to its end.
+    http_options.readiness = [&mcp_server, &relay]() -> Result<void> {
+      auto reachable = mcp_server.with_store([](core::SkillStore& store) -> Result<void> {
         SKILLRT_TRY(store.user_change_stamps());
         return {};
       });
+      if (!reachable) {
+        return reachable;
+      }
+      if (relay) {
+        const core::ChangeRelay::Status status = relay->status();
+        if (!status.caught_up) {
+          return fail(ErrorCode::io_error, "the change listener is " +
+                                               std::string(status.listening ? "catching up" : "not connected") +
+                                               (status.last_error.empty() ? "" : ": " + status.last_error));
+        }
+      }
+      return {};
     };
     http_options.max_connections_per_ip = m_max_connections_per_ip;
     if (!m_web_root.empty()) {
@@ -240,6 +301,9 @@ class ServeCommand final : public Command {
     while (sigwait(&stop_signals, &received) != 0) {
     }
     std::cerr << "skillrt serve: " << (received == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
+    if (m_drain_seconds > 0) {
+      (*http)->drain(std::chrono::seconds(m_drain_seconds));
+    }
     (*http)->stop();
     (*http)->wait();
     http->reset();
@@ -260,6 +324,9 @@ class ServeCommand final : public Command {
   // keeps working on a running server (docs/compat.md). Every replica reads
   // revocations from the one database, so this bounds them all.
   unsigned m_auth_cache_ms = 1000;
+  unsigned m_sweep_interval_ms = 2000;
+  bool m_no_inotify = false;
+  unsigned m_drain_seconds = 10;
   std::size_t m_max_connections = 1024;
   std::size_t m_max_connections_per_ip = 256;
 

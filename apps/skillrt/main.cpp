@@ -1,17 +1,23 @@
 // skillrt: parse the global flags, pick the subcommand, run it. Nothing else
 // lives here; every command is one cmd_*.cpp file.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "bundled_seed.hpp"
+#include "change_log_publisher.hpp"
 #include "command.hpp"
 #include "invocation.hpp"
 #include "output.hpp"
 #include "terminal_stream.hpp"
+#include "store/open_store.hpp"
 
 namespace {
 
@@ -130,6 +136,19 @@ int main(int argc, char** argv) {
     skillrt::app::Invocation inv = skillrt::app::make_invocation(global);
     terminal_safe.allow_styles(inv.color);
     inv.db = global.db;
+    // Over PostgreSQL, the CLI's writes reach the change log every replica
+    // reads. `serve` and `mcp` have a bus (and, for serve, a relay) of their own.
+    std::optional<skillrt::app::ChangeLogPublisher> change_log;
+    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const bool own_bus = std::any_of(commands.begin(), commands.end(), [&](const auto& command) {
+      const std::string_view name = command->name();
+      return (name == "serve" || name == "mcp") &&
+             subs[static_cast<std::size_t>(&command - commands.data())]->parsed();
+    });
+    if (!own_bus && skillrt::store::is_postgres_location(location)) {
+      change_log.emplace(location);
+      inv.ctx.events = &change_log->bus();
+    }
     std::size_t seeded = 0;
     if (auto problem = skillrt::app::seed_bundled_skills(inv.ctx, inv.config, seeded)) {
       std::cerr << "skillrt: warning: " << *problem << '\n';

@@ -91,12 +91,26 @@ struct EventFeed::Impl {
   std::deque<std::pair<Entry, std::string>> history;  // entry and its whole message
   std::size_t capacity = 0;
   std::uint64_t last = 0;
+  // The history holds every event numbered above this. Numbers may skip (the
+  // change log's rows are numbered by a sequence), so "what was trimmed" is
+  // not "oldest - 1".
+  std::uint64_t complete_after = 0;
+  bool follow_log = false;  // follow_change_log()
   std::vector<std::shared_ptr<Subscriber>> subscribers;
 
   void add(const core::SkillEvent& event) {
     std::lock_guard lock(mutex);
+    if (follow_log && event.unlogged) {
+      return;  // comes again with the log's number once the relay could append it
+    }
     Entry entry;
-    entry.sequence = ++last;
+    // On a replica, the change log's number: a client that moves to another
+    // replica resumes with the same numbers. Never below what was sent
+    // already (a replica that cannot reach its log falls back to local
+    // numbers). Otherwise our own count: publishers on several threads may
+    // deliver out of the bus's order.
+    entry.sequence = follow_log ? std::max(event.sequence, last + 1) : last + 1;
+    last = entry.sequence;
     entry.layer = event.layer;
     entry.owner = event.owner;
     // When the server published it (Unix ms): a client can tell how old an
@@ -115,6 +129,7 @@ struct EventFeed::Impl {
     std::erase_if(subscribers, [](const auto& subscriber) { return !subscriber->active; });
     history.emplace_back(std::move(entry), std::move(message));
     while (history.size() > capacity) {
+      complete_after = history.front().first.sequence;
       history.pop_front();
     }
   }
@@ -157,8 +172,7 @@ EventFeed::Subscription EventFeed::subscribe(std::optional<std::string> user, st
     const std::uint64_t last = m_impl->last;
     subscriber->sink(control_message("hello", last));
     if (since && *since != last) {
-      const std::uint64_t oldest = m_impl->history.empty() ? last + 1 : m_impl->history.front().first.sequence;
-      if (*since > last || *since + 1 < oldest) {
+      if (*since > last || *since < m_impl->complete_after) {
         subscriber->sink(control_message("resync", last));
       } else {
         for (const auto& [entry, message] : m_impl->history) {
@@ -179,6 +193,16 @@ EventFeed::Subscription EventFeed::subscribe(std::optional<std::string> user, st
 std::uint64_t EventFeed::last_sequence() const {
   std::lock_guard lock(m_impl->mutex);
   return m_impl->last;
+}
+
+void EventFeed::follow_change_log(std::uint64_t sequence) {
+  std::lock_guard lock(m_impl->mutex);
+  m_impl->follow_log = true;
+  if (sequence > m_impl->last) {
+    m_impl->last = sequence;
+    m_impl->complete_after = sequence;
+    m_impl->history.clear();
+  }
 }
 
 std::size_t EventFeed::subscriber_count() const {

@@ -45,7 +45,8 @@ class EventFeed {
 
   // Subscribes to `bus` for every owner (core::EventBus::subscribe_every_owner)
   // and keeps at most `history` events. The feed numbers events itself, in
-  // the order it receives them, so a client always sees rising numbers.
+  // the order it receives them (on a replica: see follow_change_log), so a
+  // client always sees rising numbers.
   EventFeed(core::EventBus& bus, std::size_t history);
   ~EventFeed();
   EventFeed(const EventFeed&) = delete;
@@ -60,6 +61,11 @@ class EventFeed {
 
   // The number of the newest event (0 before the first).
   std::uint64_t last_sequence() const;
+  // On a replica (core::ChangeRelay): events keep the change log's numbers,
+  // the same on every replica, so a client may resume on any of them. The
+  // relay starts after `sequence`: hello names it, and a client resuming from
+  // before it is told to resync.
+  void follow_change_log(std::uint64_t sequence);
   // Live subscribers (for tests and the server's figures).
   std::size_t subscriber_count() const;
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/discovery/roots.hpp"
+#include "core/watch/tree_fingerprint.hpp"
 #include "mcp/resource_files.hpp"
 #include "mcp/server_state.hpp"
 
@@ -48,6 +49,14 @@ std::shared_ptr<const Snapshot> build_snapshot(const core::Context& ctx, const S
     snapshot->skill_paths.push_back(std::move(path));
   }
   return snapshot;
+}
+
+// The change log's key for "owner's trees went from fingerprint `before` to
+// `after`": every replica that sees the same change computes the same key, so
+// the log keeps one row. The change, not the state: trees that return to an
+// earlier state (a folder added, then removed) are a new change again.
+std::string sweep_key(const std::string& owner, std::uint64_t before, std::uint64_t after) {
+  return "files:" + owner + ":" + std::to_string(before) + ":" + std::to_string(after);
 }
 
 fs::path normal_or_same(const fs::path& path) {
@@ -229,18 +238,34 @@ void Server::Impl::poll_store() {
 
 void Server::Impl::start_watching() {
   const core::RootSet roots = core::compute_roots(options.base, options.config.skills);
-  std::vector<fs::path> watched{options.base.skills_dir(), options.base.home / "users"};
+  shared_roots = {options.base.skills_dir()};
   for (const core::Root& root : roots.roots) {
-    watched.push_back(root.path);
+    shared_roots.push_back(root.path);
   }
-  std::sort(watched.begin(), watched.end());
-  watched.erase(std::unique(watched.begin(), watched.end()), watched.end());
-  // The baseline of the database's change stamps: a row written between now
-  // and the watcher's first poll is then a change like any later one.
-  poll_store();
+  std::sort(shared_roots.begin(), shared_roots.end());
+  shared_roots.erase(std::unique(shared_roots.begin(), shared_roots.end()), shared_roots.end());
+  std::vector<fs::path> watched;
+  if (options.inotify) {
+    watched = shared_roots;
+    watched.push_back(options.base.home / "users");
+  }
+  // The baselines: a row written (or a file edited) between now and the
+  // watcher's first poll is then a change like any later one.
+  if (options.poll_database) {
+    poll_store();
+  }
+  if (options.sweep_interval.count() > 0) {
+    sweep();
+  }
+  const auto now = std::chrono::steady_clock::now();
+  next_store_poll = now + std::chrono::seconds(1);
+  next_sweep = now + options.sweep_interval;
   core::SkillWatcher::Options watch_options;
   watch_options.debounce = std::chrono::milliseconds(options.debounce_ms);
-  watch_options.poll = [this] { poll_store(); };
+  watch_options.poll = [this] { poll(); };
+  // Often enough for the shortest of the two periods above.
+  watch_options.poll_interval = std::chrono::milliseconds(
+      options.sweep_interval.count() > 0 ? std::min<long long>(options.sweep_interval.count(), 1000) : 1000);
   // The watcher thread calls back until the watcher is destroyed, which
   // ~Server does before this Impl can go away.
   auto started = core::SkillWatcher::start(
@@ -265,7 +290,7 @@ void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
   const fs::path users = options.base.home / "users";
   const std::vector<fs::path> users_dirs{users.lexically_normal(), normal_or_same(users)};
   bool shared = paths.empty();
-  std::set<std::string> owners;
+  std::map<std::string, std::vector<fs::path>> owners;  // "" = shared
   for (const fs::path& path : paths) {
     // The shared usage book (HOME/skills/.usage.json, its lock and its
     // temporary file) changes with every batch of counted views: a count never
@@ -279,35 +304,140 @@ void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
     if (!owner) {
       continue;
     }
-    if (owner->empty()) {
-      shared = true;
-    } else {
-      owners.insert(*owner);
-    }
+    shared = shared || owner->empty();
+    owners[*owner].push_back(path);
   }
-  // The REST API's event push hears of it as one `files` event per owner,
+  // One `files` event per owner: the server's own subscription (on_event)
+  // drops the snapshots and tells the entitled sessions, on this replica and,
+  // through the change log, on every other. The REST event push forwards it
   // without paths: a client refetches what it shows.
-  const auto publish_files = [&](core::Layer layer, const std::string& owner) {
+  const auto publish_files = [&](core::Layer layer, const std::string& owner, const std::vector<fs::path>& changed) {
     core::SkillEvent event;
     event.subject = core::EventSubject::files;
     event.layer = layer;
     event.owner = owner;
+    // The folder holding every changed path: resources/updated goes to the
+    // subscriptions below it ("" = every subscription the owner may see).
+    if (changed.size() == 1) {
+      event.location = changed.front().string();
+    } else if (!changed.empty()) {
+      fs::path common = changed.front().parent_path();
+      for (const fs::path& path : changed) {
+        while (!common.empty() && path.lexically_relative(common).native().starts_with("..")) {
+          common = common.parent_path();
+        }
+      }
+      event.location = common.string();
+    }
+    event.dedupe_key = observe_owner(owner);
     bus.publish(std::move(event));
   };
   if (shared) {
-    invalidate(std::nullopt);
-    announce([](const Caller&) { return true; }, paths);
-    publish_files(core::Layer::shared, "");
+    // Anything shared changed: every snapshot is stale and every session may see it.
+    publish_files(core::Layer::shared, "", paths);
     return;
   }
-  for (const std::string& owner : owners) {
-    invalidate(owner);
+  for (const auto& [owner, changed] : owners) {
+    publish_files(core::Layer::user, owner, changed);
   }
-  if (!owners.empty()) {
-    announce([&](const Caller& caller) { return caller.user_id && owners.count(*caller.user_id) != 0; }, paths);
+}
+
+void Server::Impl::on_event(const core::SkillEvent& event) {
+  const bool shared = event.layer == core::Layer::shared;
+  if (event.subject == core::EventSubject::skill) {
+    invalidate(shared ? std::nullopt : std::optional<std::string>(event.owner));
+    return;
   }
+  if (event.subject != core::EventSubject::files) {
+    return;
+  }
+  invalidate(shared ? std::nullopt : std::optional<std::string>(event.owner));
+  std::vector<fs::path> paths;
+  if (!event.location.empty()) {
+    paths.emplace_back(event.location);
+  }
+  if (shared) {
+    announce([](const Caller&) { return true; }, paths);
+  } else {
+    announce([&](const Caller& caller) { return caller.user_id && *caller.user_id == event.owner; }, paths);
+  }
+}
+
+std::vector<fs::path> Server::Impl::owner_roots(const std::string& owner) const {
+  if (owner.empty()) {
+    return shared_roots;
+  }
+  return {options.base.home / "users" / owner / "skills"};
+}
+
+std::string Server::Impl::observe_owner(const std::string& owner) {
+  if (options.sweep_interval.count() == 0) {
+    return {};
+  }
+  const core::TreeFingerprint seen = core::fingerprint_trees(owner_roots(owner), options.sweep_max_entries);
+  std::uint64_t before = 0;
+  {
+    std::lock_guard lock(sweep_mutex);
+    std::uint64_t& noted = swept[owner];
+    before = noted;
+    noted = seen.value;
+  }
+  return sweep_key(owner, before, seen.value);
+}
+
+void Server::Impl::sweep() {
+  // Who has trees now: the shared roots, and every HOME/users/<uid>/skills.
+  std::vector<std::string> owners{""};
+  std::error_code ec;
+  for (fs::directory_iterator it(options.base.home / "users", ec), end; !ec && it != end; it.increment(ec)) {
+    std::string uid = it->path().filename().string();
+    if (!uid.starts_with('.') && fs::is_directory(it->path() / "skills", ec)) {
+      owners.push_back(std::move(uid));
+    }
+    ec.clear();
+  }
+  std::map<std::string, std::uint64_t> now;
   for (const std::string& owner : owners) {
-    publish_files(core::Layer::user, owner);
+    now[owner] = core::fingerprint_trees(owner_roots(owner), options.sweep_max_entries).value;
+  }
+  std::vector<std::pair<std::string, std::string>> changed;  // owner, dedupe key
+  {
+    std::lock_guard lock(sweep_mutex);
+    if (swept_known) {
+      for (const auto& [owner, value] : now) {
+        const auto before = swept.find(owner);
+        if (before == swept.end() || before->second != value) {
+          changed.emplace_back(owner, sweep_key(owner, before == swept.end() ? 0 : before->second, value));
+        }
+      }
+      for (const auto& [owner, value] : swept) {
+        if (now.count(owner) == 0) {
+          changed.emplace_back(owner, sweep_key(owner, value, 0));  // the owner's tree went away
+        }
+      }
+    }
+    swept = now;
+    swept_known = true;
+  }
+  for (const auto& [owner, key] : changed) {
+    core::SkillEvent event;
+    event.subject = core::EventSubject::files;
+    event.layer = owner.empty() ? core::Layer::shared : core::Layer::user;
+    event.owner = owner;
+    event.dedupe_key = key;
+    bus.publish(std::move(event));
+  }
+}
+
+void Server::Impl::poll() {
+  const auto now = std::chrono::steady_clock::now();
+  if (options.poll_database && now >= next_store_poll) {
+    next_store_poll = now + std::chrono::seconds(1);
+    poll_store();
+  }
+  if (options.sweep_interval.count() > 0 && now >= next_sweep) {
+    next_sweep = now + options.sweep_interval;
+    sweep();
   }
 }
 
@@ -317,8 +447,8 @@ Server::Server(ServerOptions options) : m_impl(std::make_shared<Impl>(std::move(
   // request sees the write whether or not the watcher reports it later.
   std::weak_ptr<Impl> weak = m_impl;
   m_impl->own_writes = m_impl->bus.subscribe_every_owner([weak](const core::SkillEvent& event) {
-    if (auto impl = weak.lock(); impl && event.subject == core::EventSubject::skill) {
-      impl->invalidate(event.layer == core::Layer::shared ? std::nullopt : std::optional<std::string>(event.owner));
+    if (auto impl = weak.lock()) {
+      impl->on_event(event);
     }
   });
   if (m_impl->options.watch) {

@@ -61,6 +61,18 @@ struct ServerOptions {
   // is older than this (see ViewCache). Tests that write a skill and read it
   // at once set 0 instead of waiting the window out.
   std::chrono::milliseconds view_cache_racy_window{2000};
+  // Poll the database's per-user change stamps (SkillStore::user_change_stamps)
+  // every second for rows written by other processes. Replicas over a shared
+  // change log turn it off: every write there arrives as a logged event.
+  bool poll_database = true;
+  // Replicas on a shared volume (issue 4/6): sweep the skill trees this often
+  // for edits another machine made (inotify sees only this machine's); 0 =
+  // no sweep. At most `sweep_max_entries` entries per sweep.
+  std::chrono::milliseconds sweep_interval{0};
+  // False: no inotify watches, only the sweep (a shared volume where inotify
+  // would see this machine's writes only, and the watches cost kernel memory).
+  bool inotify = true;
+  std::size_t sweep_max_entries = 1'000'000;
 };
 
 class Session;

@@ -2,6 +2,7 @@
 // MCP method handler shares. Transports include server.hpp only.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -89,6 +90,15 @@ struct Server::Impl {
   std::unique_ptr<core::SkillWatcher> watcher;
   std::map<std::string, std::string> store_stamps;  // user → change stamp (poller thread only)
   bool store_stamps_known = false;
+  std::chrono::steady_clock::time_point next_store_poll{};
+  std::chrono::steady_clock::time_point next_sweep{};
+
+  // The stat sweep (options.sweep_interval): the fingerprint of each owner's
+  // trees ("" = the shared roots) when last looked at.
+  std::mutex sweep_mutex;
+  std::map<std::string, std::uint64_t> swept;
+  bool swept_known = false;
+  std::vector<std::filesystem::path> shared_roots;  // set by start_watching
 
   explicit Impl(ServerOptions opts) : options(std::move(opts)) {}
 
@@ -106,10 +116,21 @@ struct Server::Impl {
   // Tells the sessions `entitled` selects that skills changed.
   void announce(const std::function<bool(const Caller&)>& entitled,
                 const std::vector<std::filesystem::path>& paths);
-  // What notify_changed does: invalidate and announce by owner of each path.
+  // What notify_changed does: one `files` event per owner of the paths.
   void files_changed(const std::vector<std::filesystem::path>& paths);
+  // The server's own handling of every bus event (own_writes): drops the
+  // snapshots it makes stale; for `files` events also tells the entitled
+  // sessions (a `skill` event reaches them through their own subscription).
+  void on_event(const core::SkillEvent& event);
   void start_watching();
+  void poll();  // the watcher thread's periodic work: poll_store and sweep when due
   void poll_store();
+  void sweep();
+  // The trees of `owner` ("" = the shared roots).
+  std::vector<std::filesystem::path> owner_roots(const std::string& owner) const;
+  // The fingerprint of `owner`'s trees, noted as seen; the dedupe key of an
+  // event about them ("" when sweeping is off).
+  std::string observe_owner(const std::string& owner);
 };
 
 template <typename Work>

@@ -4,6 +4,7 @@
 #include <system_error>
 #include <variant>
 
+#include "store/postgres/postgres_change_log.hpp"
 #include "store/postgres/postgres_store.hpp"
 #include "store/postgres/postgres_token_store.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -18,6 +19,14 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+} // namespace
+
+bool is_postgres_location(std::string_view location) {
+  return starts_with(location, "postgres://") || starts_with(location, "postgresql://");
+}
+
+namespace {
+
 // The embedded default when no location is given.
 fs::path default_database(const core::Context& ctx) { return ctx.home / "skillrt.db"; }
 
@@ -27,7 +36,7 @@ struct PostgresUrl {
 
 // Where `location` points: a PostgreSQL URL or an SQLite file path (absolute).
 Result<std::variant<PostgresUrl, fs::path>> resolve(const std::string& location, const core::Context& ctx) {
-  if (starts_with(location, "postgres://") || starts_with(location, "postgresql://")) {
+  if (is_postgres_location(location)) {
     return PostgresUrl{location};
   }
   std::string path_text = location;
@@ -75,6 +84,20 @@ Result<std::unique_ptr<core::TokenStore>> open_token_store(const std::string& lo
     return open_postgres_token_store(pg->url);
   }
   return open_sqlite_token_store(std::get<fs::path>(*where));
+}
+
+Result<std::unique_ptr<core::ChangeLog>> open_change_log(const std::string& location) {
+  if (!is_postgres_location(location)) {
+    return std::unique_ptr<core::ChangeLog>();
+  }
+  return open_postgres_change_log(location);
+}
+
+Result<std::unique_ptr<core::ChangeSignal>> make_change_signal(const std::string& location) {
+  if (!is_postgres_location(location)) {
+    return std::unique_ptr<core::ChangeSignal>();
+  }
+  return make_postgres_change_signal(location);
 }
 
 core::SkillStoreSource store_source(std::string location, core::Context ctx) {

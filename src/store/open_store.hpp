@@ -3,8 +3,10 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/context.hpp"
+#include "core/events/change_log.hpp"
 #include "core/store/skill_store.hpp"
 #include "core/store/store_source.hpp"
 #include "core/store/token_store.hpp"
@@ -22,6 +24,15 @@ Result<std::unique_ptr<core::SkillStore>> open_store(const std::string& location
 // (same location rules, same migrations). A separate connection, so token
 // checks never wait behind a long skill write.
 Result<std::unique_ptr<core::TokenStore>> open_token_store(const std::string& location, const core::Context& ctx);
+
+// True for a PostgreSQL URL: the database replicas share, with a change log.
+bool is_postgres_location(std::string_view location);
+
+// The change log (core/events/change_log.hpp) of the database at `location`
+// and the wake-up of its readers. PostgreSQL only: null for SQLite, where one
+// host hears of every change through inotify and the database poll.
+Result<std::unique_ptr<core::ChangeLog>> open_change_log(const std::string& location);
+Result<std::unique_ptr<core::ChangeSignal>> make_change_signal(const std::string& location);
 
 // The store at `location` (rules as for open_store), opened on first use: what
 // apps/ hands a server that must not open a database itself (mcp::Server).

@@ -37,6 +37,25 @@ const char* event_subject_name(EventSubject subject) {
   return "skill";
 }
 
+std::optional<ChangeKind> change_kind_from_name(std::string_view name) {
+  for (const ChangeKind kind : {ChangeKind::created, ChangeKind::updated, ChangeKind::deleted}) {
+    if (name == change_kind_name(kind)) {
+      return kind;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<EventSubject> event_subject_from_name(std::string_view name) {
+  for (const EventSubject subject : {EventSubject::skill, EventSubject::files, EventSubject::proposal,
+                                     EventSubject::review, EventSubject::install}) {
+    if (name == event_subject_name(subject)) {
+      return subject;
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // One subscriber. Shared between the bus's list, in-flight deliveries and the
@@ -77,6 +96,7 @@ struct EventBus::Impl {
   std::mutex mutex; // guards subscribers and next_sequence
   std::vector<std::shared_ptr<Subscriber>> subscribers;
   std::uint64_t next_sequence = 1;
+  std::shared_ptr<const Forwarder> forwarder;  // replaced whole, so a publish in flight keeps its copy
 
   void remove(const Subscriber* subscriber) {
     std::lock_guard lock(mutex);
@@ -143,11 +163,39 @@ EventBus::Subscription EventBus::attach(std::optional<std::string> user_id, bool
   return subscription;
 }
 
+void EventBus::set_forwarder(Forwarder forward) {
+  std::lock_guard lock(m_impl->mutex);
+  m_impl->forwarder = forward ? std::make_shared<const Forwarder>(std::move(forward)) : nullptr;
+}
+
 std::uint64_t EventBus::publish(SkillEvent event) {
+  std::shared_ptr<const Forwarder> forwarder;
+  {
+    std::lock_guard lock(m_impl->mutex);
+    forwarder = m_impl->forwarder;
+  }
+  if (forwarder) {
+    return (*forwarder)(std::move(event));
+  }
+  return deliver(std::move(event), false);
+}
+
+std::uint64_t EventBus::deliver_sequenced(SkillEvent event) { return deliver(std::move(event), true); }
+
+std::uint64_t EventBus::deliver(SkillEvent event, bool keep_sequence) {
   std::vector<std::shared_ptr<Subscriber>> recipients;
   {
     std::lock_guard lock(m_impl->mutex);
-    event.sequence = m_impl->next_sequence++;
+    if (event.unlogged) {
+      // Numbered by the change log once it is appended there: taking a
+      // number now would shift every later row's on this replica.
+      event.sequence = 0;
+    } else {
+      if (!keep_sequence || event.sequence < m_impl->next_sequence) {
+        event.sequence = m_impl->next_sequence;
+      }
+      m_impl->next_sequence = event.sequence + 1;
+    }
     for (const auto& subscriber : m_impl->subscribers) {
       if (entitled(*subscriber, event)) {
         recipients.push_back(subscriber);

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tenancy/layer.hpp"
@@ -18,6 +19,7 @@ namespace skillrt::core {
 
 enum class ChangeKind : unsigned char { created, updated, deleted };
 const char* change_kind_name(ChangeKind kind);  // "created" | "updated" | "deleted"
+std::optional<ChangeKind> change_kind_from_name(std::string_view name);  // the inverse; nullopt for anything else
 
 // What an event is about. The MCP sessions turn `skill` events into
 // list_changed; the REST API's event push (src/api) forwards every subject.
@@ -29,6 +31,7 @@ enum class EventSubject : unsigned char {
   install,   // an install from a source finished; `name` is the source, `detail` its outcome
 };
 const char* event_subject_name(EventSubject subject);  // "skill" | "files" | "proposal" | "review" | "install"
+std::optional<EventSubject> event_subject_from_name(std::string_view name);  // the inverse
 
 struct SkillEvent {
   EventSubject subject = EventSubject::skill;
@@ -39,7 +42,16 @@ struct SkillEvent {
   std::string location;  // SKILL.md path (file layers) or "db:<id>" (database)
   std::string detail;    // proposal: its state ("pending", "applied", ...); review: its ending;
                          // install: "installed" | "blocked" | "failed"
-  std::uint64_t sequence = 0;  // assigned by publish(): strictly increasing per bus
+  // Set by an observer that every replica runs at once (the stat sweep of a
+  // shared volume): the change log keeps one row per key. Not delivered.
+  std::string dedupe_key;
+  // A replica could not reach the shared change log: delivered on this
+  // replica only, so its caches stay right, while the relay keeps the event
+  // to append once the log is back (then every replica, this one included,
+  // gets it with the log's number). Client feeds numbered by the log skip it.
+  bool unlogged = false;
+  std::uint64_t sequence = 0;  // assigned by publish(): strictly increasing per bus (the
+                               // change log's row number when a relay delivers it)
 };
 
 class EventBus {
@@ -79,11 +91,24 @@ class EventBus {
 
   // Delivers synchronously to every entitled subscriber, in subscription
   // order, outside the bus lock (a handler may publish or unsubscribe).
-  // Returns the sequence number given to the event.
+  // Returns the sequence number given to the event. With a forwarder set,
+  // the event goes to the forwarder instead (see set_forwarder).
   std::uint64_t publish(SkillEvent event);
+
+  // Replicas (issue 4/6): every event published here goes to `forward`
+  // instead, which appends it to the shared change log and has it delivered
+  // through deliver_sequenced() with the log's number, the same on every
+  // replica. Empty: publish delivers directly again.
+  using Forwarder = std::function<std::uint64_t(SkillEvent event)>;
+  void set_forwarder(Forwarder forward);
+  // Delivers like publish, keeping `event.sequence` when it is above every
+  // number delivered so far (else the next number): what the change-log
+  // relay calls, and a forwarder whose log cannot be reached.
+  std::uint64_t deliver_sequenced(SkillEvent event);
 
  private:
   Subscription attach(std::optional<std::string> user_id, bool every_owner, Handler handler);
+  std::uint64_t deliver(SkillEvent event, bool keep_sequence);
 
   struct Impl;
   std::shared_ptr<Impl> m_impl;

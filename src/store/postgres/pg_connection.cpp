@@ -187,6 +187,21 @@ void Connection::rollback_quietly() {
   }
 }
 
+int Connection::socket() const { return PQsocket(m_conn.get()); }
+
+Result<std::vector<std::string>> Connection::take_notifications() {
+  if (PQconsumeInput(m_conn.get()) == 0 || PQstatus(m_conn.get()) != CONNECTION_OK) {
+    return fail(ErrorCode::io_error, "PostgreSQL: lost the listening connection to " + m_endpoint.describe() + ": " +
+                                         scrub(first_line(PQerrorMessage(m_conn.get())), m_endpoint.password));
+  }
+  std::vector<std::string> payloads;
+  while (PGnotify* notice = PQnotifies(m_conn.get())) {
+    payloads.emplace_back(notice->extra != nullptr ? notice->extra : "");
+    PQfreemem(notice);
+  }
+  return payloads;
+}
+
 std::string redact_url(std::string_view url) {
   const auto scheme = url.find("://");
   if (scheme == std::string_view::npos) {

@@ -67,6 +67,13 @@ class Connection {
 
   const Endpoint& endpoint() const { return m_endpoint; }
 
+  // --- LISTEN (pg_change_signal.cpp) ---------------------------------------
+  // The connection's socket, to wait on with poll(2); -1 when it is closed.
+  int socket() const;
+  // Reads what the server sent without blocking and returns the payloads of
+  // the notifications received; io_error once the connection is gone.
+  Result<std::vector<std::string>> take_notifications();
+
  private:
   struct Finish {
     void operator()(pg_conn* conn) const;

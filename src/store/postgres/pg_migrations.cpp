@@ -81,6 +81,25 @@ CREATE TABLE api_tokens (
 );
 CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
 )sql"},
+    // 3: the change log that replicas share (issue 4/6, core/events/change_log.hpp).
+    // `seq` rises in commit order because every append holds one advisory lock
+    // from taking its number to its commit. `dedupe_key` lets replicas that
+    // notice the same edit on a shared volume log it once.
+    {3, R"sql(
+CREATE TABLE skill_changes (
+  seq        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at         TIMESTAMPTZ NOT NULL DEFAULT now(),
+  subject    TEXT NOT NULL,
+  kind       TEXT NOT NULL,
+  layer      TEXT NOT NULL,
+  owner      TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  location   TEXT NOT NULL,
+  detail     TEXT NOT NULL,
+  dedupe_key TEXT UNIQUE
+);
+CREATE INDEX skill_changes_at ON skill_changes (at);
+)sql"},
 };
 
 // An arbitrary constant naming "skillrt schema migration" among advisory locks.

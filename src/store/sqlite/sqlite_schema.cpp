@@ -11,7 +11,7 @@ namespace skillrt::store::sqlite {
 namespace {
 
 // Migration N is k_migrations[N - 1]. Append only: a released step never changes.
-constexpr std::array<const char*, 2> k_migrations = {
+constexpr std::array<const char*, 3> k_migrations = {
     // 1: database skills and the search index.
     R"sql(
 CREATE TABLE hermes_skills (
@@ -62,6 +62,24 @@ CREATE TABLE api_tokens (
   revoked_at   TEXT
 );
 CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
+)sql",
+    // 3: the change log, in step with PostgreSQL's migration 3 so both
+    // backends keep one numbering. Only replicas over PostgreSQL read and
+    // write it today: one host with an SQLite file hears of every change
+    // through inotify and the database poll (docs/deploy.md).
+    R"sql(
+CREATE TABLE skill_changes (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+  at         TEXT NOT NULL,
+  subject    TEXT NOT NULL,
+  kind       TEXT NOT NULL,
+  layer      TEXT NOT NULL,
+  owner      TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  location   TEXT NOT NULL,
+  detail     TEXT NOT NULL,
+  dedupe_key TEXT UNIQUE
+);
 )sql",
 };
 

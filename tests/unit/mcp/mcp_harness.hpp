@@ -100,6 +100,10 @@ class McpHome {
     options.debounce_ms = 50;
     options.view_cache_racy_window = m_view_racy_window;
     options.config = m_config;
+    if (m_sweep.count() > 0) {
+      options.sweep_interval = m_sweep;
+      options.inotify = false;
+    }
     // The real SQLite store in the test home, composed as apps/ does.
     options.store = store::store_source("", options.base);
     return options;
@@ -108,6 +112,9 @@ class McpHome {
   // Before the server starts: how old a file must be before a skill_view
   // answer computed from it is cached (the product waits 2 s).
   void set_view_racy_window(std::chrono::milliseconds window) { m_view_racy_window = window; }
+  // Before the server starts: find file changes by the stat sweep alone,
+  // every `interval` (a replica on a shared volume).
+  void set_sweep_only(std::chrono::milliseconds interval) { m_sweep = interval; }
   // Before the server starts: the config it serves with.
   void set_config(core::Config config) { m_config = std::move(config); }
 
@@ -138,6 +145,7 @@ class McpHome {
   TempTree m_tree;
   bool m_watch;
   std::chrono::milliseconds m_view_racy_window{2000};
+  std::chrono::milliseconds m_sweep{0};
   core::Config m_config;
   std::unique_ptr<mcp::Server> m_server;
 };

@@ -5,9 +5,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "core/events/event_bus.hpp"
 #include "core/store/skill_store.hpp"
 #include "core/watch/skill_watcher.hpp"
 #include "store/open_store.hpp"
@@ -37,6 +39,38 @@ class McpTenancy : public ::testing::Test {
   }
   McpHome m_home;
 };
+
+// Replicas on a shared volume: without inotify, the sweep finds an edit
+// another machine made, tells only its owner, and labels the event with the
+// tree's fingerprint so that replicas noticing the same edit log it once.
+TEST(McpSweep, TheSweepAloneFindsAnEditAndTellsOnlyItsOwner) {
+  McpHome home(/*watch=*/true);
+  home.set_sweep_only(std::chrono::milliseconds(50));
+  home.user_skill("alice", "first", "first", "Alice's first");
+  std::vector<core::SkillEvent> events;
+  std::mutex events_mutex;
+  auto seen = home.server().events().subscribe_every_owner([&](const core::SkillEvent& event) {
+    std::lock_guard lock(events_mutex);
+    events.push_back(event);
+  });
+  Inbox alice_inbox;
+  Inbox bob_inbox;
+  auto alice = home.ready("alice", &alice_inbox);
+  auto bob = home.ready("bob", &bob_inbox);
+  EXPECT_EQ(listed_names(*alice), (std::vector<std::string>{"first"}));
+
+  home.user_skill("alice", "second", "second", "Written by another machine");
+  ASSERT_TRUE(alice_inbox.wait_for("notifications/resources/list_changed", std::chrono::seconds(5)));
+  EXPECT_EQ(listed_names(*alice), (std::vector<std::string>{"first", "second"}));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(bob_inbox.messages().size(), 0u);
+  std::lock_guard lock(events_mutex);
+  ASSERT_FALSE(events.empty());
+  const core::SkillEvent& event = events.front();
+  EXPECT_EQ(event.subject, core::EventSubject::files);
+  EXPECT_EQ(event.owner, "alice");
+  EXPECT_TRUE(event.dedupe_key.starts_with("files:alice:")) << event.dedupe_key;
+}
 
 TEST_F(McpTenancy, EachCallerSeesOnlyTheirLayer) {
   auto alice = m_home.ready("alice");
