@@ -1,0 +1,260 @@
+// Replicas over one PostgreSQL (issue 4/6), real processes on loopback:
+// three `skillrt serve` on one shared HOME and one database, driven by the
+// official MCP SDK client and Node's own WebSocket client. Driven by
+// tests/e2e/replicas.sh, which starts the test's own PostgreSQL cluster.
+//
+// Environment: SKILLRT_BIN, HOME_DIR (config.yaml names the database),
+// PG_URL, PG_CLUSTER (scripts/pg-test-cluster, with SKILLRT_PG_STATE set).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { Client, StreamableHTTPClientTransport } from '../mcp/sdk.mjs';
+import {
+  check, checkNoSanitizerReport, createToken, log, main, sleep, startServe, waitFor,
+  watchNotifications,
+} from '../mcp/lib.mjs';
+
+const home = process.env.HOME_DIR;
+const pgUrl = process.env.PG_URL;
+const pgCluster = process.env.PG_CLUSTER;
+const SWEEP_MS = 500;
+
+const replicas = {};
+const sockets = [];
+const clients = [];
+
+function psql(sql) {
+  return execFileSync('psql', [pgUrl, '-XAtqc', sql], { encoding: 'utf8' }).trim();
+}
+const logRows = (where) => psql(`SELECT seq FROM skill_changes WHERE ${where} ORDER BY seq`)
+  .split('\n').filter(Boolean).map(Number);
+
+async function startReplica(name, extra = []) {
+  const proc = await startServe(['--home', home, 'serve', '--listen', '127.0.0.1:0', '--threads', '2',
+    '--sweep-interval-ms', String(SWEEP_MS), ...extra]);
+  proc.name = name;
+  proc.base = proc.url.replace(/\/mcp$/, '');
+  replicas[name] = proc;
+  await waitFor(async () => (await fetch(`${proc.base}/readyz`).catch(() => ({ status: 0 }))).status === 200,
+    15000, `replica ${name} to be ready`);
+  return proc;
+}
+
+// A WebSocket on /api/v1/events that records every message.
+function socket(replica, token, who, query = '') {
+  const ws = new WebSocket(`${replica.base.replace(/^http/, 'ws')}/api/v1/events${query}`,
+    { headers: { Authorization: `Bearer ${token}` } });
+  const client = { ws, who, messages: [], closed: null, at: new Map() };
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    client.messages.push(message);
+    if (message.name) client.at.set(`${message.type}:${message.name}`, Date.now());
+  };
+  ws.onclose = (event) => { client.closed = { code: event.code }; };
+  sockets.push(client);
+  return client;
+}
+const got = (client, type, name) => client.messages.some((m) => m.type === type && m.name === name);
+
+async function rest(replica, method, route, token, body) {
+  const response = await fetch(`${replica.base}/api/v1${route}`, {
+    method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json().catch(() => null) };
+}
+const skillMd = (name, description) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nSteps.\n`;
+const create = (replica, token, name, extra = {}) =>
+  rest(replica, 'POST', '/skills', token, { name, content: skillMd(name, `About ${name}`), ...extra });
+
+async function mcpClient(replica, token, name) {
+  const transport = new StreamableHTTPClientTransport(new URL(replica.url),
+    { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const client = new Client({ name, version: '1.0.0' });
+  const seen = watchNotifications(client);
+  await client.connect(transport);
+  clients.push(client);
+  return { client, seen };
+}
+
+// Every row of the log that `user` may see after `after` reached the socket,
+// with the log's own number, and nothing the log does not hold.
+function checkNoEventMissed(client, user, after) {
+  const seen = client.messages.filter((m) => m.type !== 'hello' && m.type !== 'resync').map((m) => m.seq);
+  const expected = logRows(`(owner = '${user}' OR layer = 'shared') AND seq > ${after}`);
+  const missing = expected.filter((seq) => !seen.includes(seq));
+  const invented = seen.filter((seq) => !expected.includes(seq));
+  check(missing.length === 0, `${client.who} missed log rows ${missing} (saw ${seen}; numbers the log does not ` +
+    `hold: ${invented}; rows: ${psql(`SELECT string_agg(seq || ':' || subject || ':' || owner || ':' || name, ' ' ORDER BY seq) FROM skill_changes WHERE seq > ${after}`)})`);
+  check(invented.length === 0, `${client.who} got numbers the log does not hold: ${invented}`);
+  check(seen.every((s, i) => i === 0 || s > seen[i - 1]), `${client.who}: numbers do not rise: ${seen}`);
+  return expected.length;
+}
+
+async function body() {
+  const alice = (await createToken(home, 'alice', 'org1', 'alice')).bearer;
+  const bob = (await createToken(home, 'bob', 'org1', 'bob')).bearer;
+  const owner = (await createToken(home, 'root', '0', 'owner')).bearer;
+
+  const a = await startReplica('A');
+  // B and C use the sweep alone, as replicas on other machines of a shared volume would.
+  const b = await startReplica('B', ['--no-inotify']);
+  const c = await startReplica('C', ['--no-inotify']);
+  log('three replicas ready on one HOME and one PostgreSQL (B and C without inotify)');
+
+  // --- a write on A reaches an MCP client on B and a WebSocket on C within 1 s ---
+  const aliceOnB = await mcpClient(b, alice, 'alice-on-b');
+  const bobOnB = await mcpClient(b, bob, 'bob-on-b');
+  const aliceOnC = socket(c, alice, 'alice@C');
+  const bobOnC = socket(c, bob, 'bob@C');
+  await waitFor(() => aliceOnC.messages.length > 0 && bobOnC.messages.length > 0, 5000, 'hello on C');
+  const aliceStart = aliceOnC.messages[0].seq;
+  await sleep(SWEEP_MS * 3);  // the startup sweeps and their events settle
+  aliceOnB.seen.reset();
+  bobOnB.seen.reset();
+  const sent = Date.now();
+  const made = await create(a, alice, 'written-on-a');
+  check(made.status === 201, `create on A: ${made.status} ${JSON.stringify(made.json)}`);
+  await waitFor(() => aliceOnB.seen.resources > 0 && got(aliceOnC, 'skill.created', 'written-on-a'), 3000,
+    'the write to reach B and C');
+  const mcpLatency = Date.now() - sent;
+  const wsLatency = aliceOnC.at.get('skill.created:written-on-a') - sent;
+  check(wsLatency <= 1000, `the WebSocket on C heard of A's write after ${wsLatency} ms`);
+  check(mcpLatency <= 1000, `the MCP client on B heard of A's write after ${mcpLatency} ms`);
+  const listed = await aliceOnB.client.callTool({ name: 'skill_view', arguments: { name: 'written-on-a' } });
+  check(!listed.isError && JSON.stringify(listed).includes('About written-on-a'), 'B serves the skill written on A');
+  const row = logRows("owner = 'alice' AND name = 'written-on-a' AND subject = 'skill'");
+  const event = aliceOnC.messages.find((m) => m.type === 'skill.created' && m.name === 'written-on-a');
+  check(row.length === 1 && event.seq === row[0], `the event's number ${event.seq} is the log's ${row}`);
+  log(`A's write reached B's MCP client in ${mcpLatency} ms and C's WebSocket in ${wsLatency} ms, numbered as in the log`);
+
+  // --- isolation across replicas ------------------------------------------
+  const shared = await create(b, owner, 'shared-sentinel', { layer: 'shared' });
+  check(shared.status === 201, `shared create: ${shared.status} ${JSON.stringify(shared.json)}`);
+  await waitFor(() => got(bobOnC, 'skill.created', 'shared-sentinel'), 3000, "bob's shared event");
+  check(!bobOnC.messages.some((m) => m.name === 'written-on-a'), `bob got alice's event: ${JSON.stringify(bobOnC.messages)}`);
+  check(bobOnB.seen.resources === 0 || bobOnB.seen.resources <= aliceOnB.seen.resources,
+    'bob was told of a change only with the shared write');
+  const bobView = await bobOnB.client.callTool({ name: 'skill_view', arguments: { name: 'written-on-a' } });
+  const bobAnswer = JSON.parse(bobView.content[0].text);
+  check(bobAnswer.success === false, `bob can read alice's skill on B: ${JSON.stringify(bobView)}`);
+  log("bob on C never got alice's event; the shared write reached him; bob cannot view alice's skill on B");
+
+  // --- kill -9 of a replica in the middle of writes ------------------------
+  const acknowledged = [];
+  let killed = false;
+  const writes = [];
+  for (let i = 0; i < 24; ++i) {
+    writes.push((async () => {
+      await sleep(i * 15);
+      const name = `burst-${i}`;
+      const answer = await create(a, alice, name).catch(() => ({ status: 0 }));
+      if (answer.status === 201) acknowledged.push(name);
+    })());
+  }
+  // SIGKILL once a few writes were answered, with the rest still on their way
+  // (however slow this machine is).
+  writes.push((async () => {
+    await waitFor(() => acknowledged.length >= 3, 60000, 'the first acknowledged writes');
+    a.child.kill('SIGKILL');
+    killed = true;
+  })());
+  await Promise.all(writes);
+  await a.exited;
+  check(killed && a.exit.signal === 'SIGKILL', `A was killed: ${JSON.stringify(a.exit)}`);
+  check(acknowledged.length > 0, 'some writes were acknowledged before the kill');
+  for (const name of acknowledged) {
+    const viewed = await rest(b, 'GET', `/skills/${name}`, alice);
+    check(viewed.status === 200, `acknowledged write ${name} is lost: ${viewed.status}`);
+  }
+  await waitFor(() => acknowledged.every((name) => got(aliceOnC, 'skill.created', name)), 5000,
+    'C to announce every acknowledged write');
+  for (const replica of [b, c]) {
+    check((await fetch(`${replica.base}/readyz`)).status === 200, `${replica.name} still ready after A died`);
+  }
+  log(`A killed with SIGKILL mid-burst: all ${acknowledged.length} acknowledged writes are served by B and were announced on C`);
+
+  // --- an edit straight on the shared volume, seen by the sweep -------------
+  // A (the one replica with inotify) is gone: B and C can only sweep.
+  const direct = path.join(home, 'skills', 'direct-edit');
+  fs.mkdirSync(direct, { recursive: true });
+  const before = aliceOnC.messages.length;
+  const edited = Date.now();
+  fs.writeFileSync(path.join(direct, 'SKILL.md'), skillMd('direct-edit', 'Written behind the servers\' backs'));
+  await waitFor(async () => {
+    const viewed = await rest(c, 'GET', '/skills/direct-edit', alice);
+    return viewed.status === 200;
+  }, SWEEP_MS * 4 + 2000, 'C (no inotify) to serve the file written on the volume');
+  await waitFor(() => aliceOnC.messages.slice(before).some((m) => m.type === 'skills.changed'), 3000,
+    'a skills.changed event on C');
+  const sweepLatency = Date.now() - edited;
+  check(sweepLatency <= SWEEP_MS * 2 + 1500, `the sweep took ${sweepLatency} ms (interval ${SWEEP_MS} ms)`);
+  const viewedOnB = await rest(b, 'GET', '/skills/direct-edit', alice);
+  check(viewedOnB.status === 200, `B serves the direct edit: ${viewedOnB.status}`);
+  log(`a SKILL.md written straight into HOME, with no replica watching by inotify, was served by B and C ` +
+      `within ${sweepLatency} ms (sweep every ${SWEEP_MS} ms)`);
+
+  // --- PostgreSQL restarted under load ---------------------------------------
+  let stop = false;
+  let okBefore = 0;
+  let okAfter = 0;
+  let failed = 0;
+  let restarted = false;
+  const load = (async () => {
+    for (let i = 0; !stop; ++i) {
+      const answer = await create(b, alice, `load-${i}`).catch(() => ({ status: 0 }));
+      if (answer.status === 201) { if (restarted) ++okAfter; else ++okBefore; } else ++failed;
+      await sleep(20);
+    }
+  })();
+  await waitFor(() => okBefore >= 5, 10000, 'writes before the restart');
+  execFileSync(pgCluster, ['restart'], { stdio: 'inherit' });
+  restarted = true;
+  await waitFor(() => okAfter >= 10, 20000, 'writes after the restart');
+  stop = true;
+  await load;
+  for (const replica of [b, c]) {
+    await waitFor(async () => (await fetch(`${replica.base}/readyz`)).status === 200, 15000,
+      `${replica.name} ready again after the restart`);
+  }
+  await sleep(1500);  // the relays' outboxes and catch-up settle
+  const checked = checkNoEventMissed(aliceOnC, 'alice', aliceStart);
+  const queued = (b.stderr.match(/the shared change log cannot be reached/g) ?? []).length;
+  log(`PostgreSQL restarted under load (${okBefore} writes before, ${okAfter} after, ${failed} failed, ` +
+      `${queued} outage(s) bridged by B's outbox): B and C reconnected; alice's socket on C holds all ` +
+      `${checked} rows of the log she may see`);
+
+  // --- a replica started late catches up --------------------------------------
+  const lastSeen = Math.max(...aliceOnC.messages.map((m) => m.seq));
+  const d = await startReplica('D');
+  const aliceOnD = socket(d, alice, 'alice@D', `?since=${lastSeen}`);
+  await waitFor(() => aliceOnD.messages.length > 0, 5000, 'hello on D');
+  check(aliceOnD.messages[0].type === 'hello' && aliceOnD.messages[0].seq >= lastSeen,
+    `D's hello: ${JSON.stringify(aliceOnD.messages[0])}`);
+  const onD = await rest(d, 'GET', '/skills/load-0', alice);
+  check(onD.status === 200, `D serves a skill written before it started: ${onD.status}`);
+  const late = await create(b, alice, 'after-d-started');
+  check(late.status === 201, `create on B: ${late.status}`);
+  await waitFor(() => got(aliceOnD, 'skill.created', 'after-d-started') && got(aliceOnC, 'skill.created', 'after-d-started'),
+    3000, 'the late write on C and D');
+  const onC = aliceOnC.messages.find((m) => m.name === 'after-d-started' && m.type === 'skill.created');
+  const onDMessage = aliceOnD.messages.find((m) => m.name === 'after-d-started' && m.type === 'skill.created');
+  check(onC.seq === onDMessage.seq, `C and D number the same event ${onC.seq} and ${onDMessage.seq}`);
+  log(`D started late: serves everything, resumes from seq ${lastSeen}, and numbers new events as C does`);
+}
+
+async function cleanup() {
+  for (const client of clients) await client.close().catch(() => {});
+  for (const s of sockets) s.ws.close();
+  for (const replica of Object.values(replicas)) {
+    const exit = await replica.stop();
+    if (replica.name !== 'A') {
+      check(exit.code === 0, `replica ${replica.name} exited ${JSON.stringify(exit)}: ${replica.stderr.slice(-2000)}`);
+    }
+    checkNoSanitizerReport(replica.stderr, `replica ${replica.name}`);
+  }
+}
+
+await main('replicas', body, cleanup, () =>
+  Object.values(replicas).map((r) => `--- ${r.name} stderr:\n${r.stderr.slice(-3000)}`).join('\n'));
