@@ -265,6 +265,15 @@ class ServeCommand final : public Command {
       return {};
     };
     http_options.max_connections_per_ip = m_max_connections_per_ip;
+    if (replicated) {
+      // MCP sessions of the 2025 revisions survive a move to another replica.
+      auto sessions = store::open_session_store(location);
+      if (!sessions) {
+        std::cerr << "error: " << sessions.error().message << '\n';
+        return Outcome::failed;
+      }
+      http_options.session_store = std::move(*sessions);
+    }
     if (!m_web_root.empty()) {
       http_options.web_root = std::filesystem::absolute(m_web_root);
     }

@@ -173,6 +173,7 @@ MethodResult subscribe_resource(Session::Impl& session, const Json& params) {
                                    Json{{"uri", *uri}}});
   }
   session.subscriptions[*uri] = found->path;
+  ++session.state_version;
   return Json::object();
 }
 
@@ -182,7 +183,9 @@ MethodResult unsubscribe_resource(Session::Impl& session, const Json& params) {
     return tl::unexpected(uri.error());
   }
   std::lock_guard lock(session.mutex);
-  session.subscriptions.erase(*uri);
+  if (session.subscriptions.erase(*uri) != 0) {
+    ++session.state_version;
+  }
   return Json::object();
 }
 

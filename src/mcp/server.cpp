@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "core/discovery/roots.hpp"
-#include "core/watch/tree_fingerprint.hpp"
 #include "mcp/resource_files.hpp"
 #include "mcp/server_state.hpp"
 
@@ -374,15 +373,16 @@ std::string Server::Impl::observe_owner(const std::string& owner) {
   if (options.sweep_interval.count() == 0) {
     return {};
   }
-  const core::TreeFingerprint seen = core::fingerprint_trees(owner_roots(owner), options.sweep_max_entries);
   std::uint64_t before = 0;
+  std::uint64_t after = 0;
   {
     std::lock_guard lock(sweep_mutex);
+    after = sweepers[owner].fingerprint(owner_roots(owner), options.sweep_max_entries).value;
     std::uint64_t& noted = swept[owner];
     before = noted;
-    noted = seen.value;
+    noted = after;
   }
-  return sweep_key(owner, before, seen.value);
+  return sweep_key(owner, before, after);
 }
 
 void Server::Impl::sweep() {
@@ -396,13 +396,14 @@ void Server::Impl::sweep() {
     }
     ec.clear();
   }
-  std::map<std::string, std::uint64_t> now;
-  for (const std::string& owner : owners) {
-    now[owner] = core::fingerprint_trees(owner_roots(owner), options.sweep_max_entries).value;
-  }
   std::vector<std::pair<std::string, std::string>> changed;  // owner, dedupe key
   {
     std::lock_guard lock(sweep_mutex);
+    std::map<std::string, std::uint64_t> now;
+    for (const std::string& owner : owners) {
+      now[owner] = sweepers[owner].fingerprint(owner_roots(owner), options.sweep_max_entries).value;
+    }
+    std::erase_if(sweepers, [&](const auto& entry) { return now.count(entry.first) == 0; });
     if (swept_known) {
       for (const auto& [owner, value] : now) {
         const auto before = swept.find(owner);
@@ -470,8 +471,8 @@ std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
   std::weak_ptr<Session::Impl> weak = impl;
   auto subscription = m_impl->bus.subscribe(impl->caller.user_id, [weak](const core::SkillEvent& event) {
     auto session = weak.lock();
-    // Only skills written through this process: the watcher's file changes
-    // reach sessions through files_changed, proposals and reviews not at all.
+    // Only skill writes: file changes reach sessions through the server's
+    // own on_event, proposals and reviews not at all.
     if (!session || event.subject != core::EventSubject::skill) {
       return;
     }
@@ -494,6 +495,20 @@ std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
     m_impl->sessions.push_back(impl);
   }
   return std::make_shared<Session>(std::move(impl));
+}
+
+std::shared_ptr<Session> Server::resume_session(Caller caller, MessageSink sink, const SessionState& state) {
+  std::shared_ptr<Session> session = open_session(std::move(caller), std::move(sink));
+  Session::Impl& impl = *session->m_impl;
+  std::lock_guard lock(impl.mutex);
+  impl.initialized = true;
+  impl.protocol_version = state.protocol_version;
+  impl.log_level = state.log_level;
+  for (const auto& [uri, file] : state.subscriptions) {
+    impl.subscriptions.emplace(uri, fs::path(file));
+  }
+  impl.state_version = 1;
+  return session;
 }
 
 std::size_t Server::session_count() const { return m_impl->live_sessions().size(); }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/config/config.hpp"
@@ -75,6 +76,14 @@ struct ServerOptions {
   std::size_t sweep_max_entries = 1'000'000;
 };
 
+// What a session negotiated, to carry it to another replica (the 2025
+// revisions keep state per session; net/ stores it in the shared database).
+struct SessionState {
+  std::string protocol_version;  // "" before initialize
+  int log_level = -1;            // -1: the client asked for no log messages
+  std::vector<std::pair<std::string, std::string>> subscriptions;  // resource uri, the file it names
+};
+
 class Session;
 
 class Server {
@@ -88,6 +97,9 @@ class Server {
   // A new session for `caller`; its notifications go to `sink` (replaceable
   // with Session::set_sink). Thread-safe.
   std::shared_ptr<Session> open_session(Caller caller, MessageSink sink);
+  // A session that another replica (or this one before a restart) started:
+  // initialized, with `state`'s protocol version, log level and subscriptions.
+  std::shared_ptr<Session> resume_session(Caller caller, MessageSink sink, const SessionState& state);
 
   // Number of sessions still open (for tests and the HTTP /health page).
   std::size_t session_count() const;
@@ -144,6 +156,10 @@ class Session {
   bool initialized() const;
   // The negotiated protocol version ("" before initialize).
   std::string protocol_version() const;
+  // What it negotiated so far, and a number that changes whenever that does
+  // (initialize, logging/setLevel, resources/subscribe and unsubscribe).
+  SessionState state() const;
+  std::uint64_t state_version() const;
   const Caller& caller() const;
 
   void set_sink(MessageSink sink);
@@ -154,6 +170,7 @@ class Session {
   explicit Session(std::shared_ptr<Impl> impl);
 
  private:
+  friend class Server;  // resume_session sets the negotiated state
   std::shared_ptr<Impl> m_impl;
 };
 

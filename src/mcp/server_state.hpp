@@ -20,6 +20,7 @@
 #include "core/store/skill_store.hpp"
 #include "core/usage/usage_tally.hpp"
 #include "core/watch/skill_watcher.hpp"
+#include "core/watch/tree_fingerprint.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/server.hpp"
 #include "mcp/view_cache.hpp"
@@ -95,8 +96,9 @@ struct Server::Impl {
 
   // The stat sweep (options.sweep_interval): the fingerprint of each owner's
   // trees ("" = the shared roots) when last looked at.
-  std::mutex sweep_mutex;
+  std::mutex sweep_mutex;  // held for a whole sweep of an owner's trees
   std::map<std::string, std::uint64_t> swept;
+  std::map<std::string, core::TreeSweeper> sweepers;  // each owner's remembered listings
   bool swept_known = false;
   std::vector<std::filesystem::path> shared_roots;  // set by start_watching
 
@@ -158,6 +160,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   std::string protocol_version;
   int log_level = -1;
   std::map<std::string, std::filesystem::path> subscriptions;  // uri → file
+  std::uint64_t state_version = 0;  // bumped whenever the negotiated state above changes
 
   std::mutex sink_mutex;
   std::shared_ptr<const MessageSink> sink;

@@ -69,6 +69,7 @@ MethodResult initialize(Session::Impl& session, const Json& params) {
     }
     session.initialized = true;
     session.protocol_version = version;
+    ++session.state_version;
   }
   Json result = Json::object();
   result["protocolVersion"] = version;
@@ -92,6 +93,7 @@ MethodResult set_log_level(Session::Impl& session, const Json& params) {
   }
   std::lock_guard lock(session.mutex);
   session.log_level = rank;
+  ++session.state_version;
   return Json::object();
 }
 
@@ -286,6 +288,22 @@ bool Session::initialized() const {
 std::string Session::protocol_version() const {
   std::lock_guard lock(m_impl->mutex);
   return m_impl->protocol_version;
+}
+
+SessionState Session::state() const {
+  std::lock_guard lock(m_impl->mutex);
+  SessionState state;
+  state.protocol_version = m_impl->protocol_version;
+  state.log_level = m_impl->log_level;
+  for (const auto& [uri, file] : m_impl->subscriptions) {
+    state.subscriptions.emplace_back(uri, file.string());
+  }
+  return state;
+}
+
+std::uint64_t Session::state_version() const {
+  std::lock_guard lock(m_impl->mutex);
+  return m_impl->state_version;
 }
 
 const Caller& Session::caller() const { return m_impl->caller; }

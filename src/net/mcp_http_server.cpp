@@ -128,6 +128,17 @@ struct McpHttpServer::Impl {
   void join();
   // Ends a session everywhere: its streams, its notifications.
   static void end_session(HttpSession& session);
+  // A new HttpSession for `caller` whose notifications go to its own hub;
+  // `resumed`: the state another replica saved.
+  std::shared_ptr<HttpSession> make_session(std::string id, const mcp::Caller& caller,
+                                            const mcp::SessionState* resumed);
+  // The session `id` from the shared store when `caller` made it (another
+  // replica did, or this one before a restart): registered here and returned.
+  std::shared_ptr<HttpSession> resume_session(std::string_view id, const mcp::Caller& caller);
+  // Saves the session's state to the shared store when it changed, and marks
+  // it used at most once a minute.
+  void persist_session(HttpSession& session);
+  void forget_session(std::string_view id);
   // Counts an accepted socket from `peer`; false (nothing counted) when the
   // global or the per-address cap is reached.
   bool take_connection(const std::string& peer);
@@ -142,7 +153,9 @@ struct McpHttpServer::Impl {
   std::atomic<bool> stopped{false};
   std::atomic<bool> draining{false};        // drain(): no new requests, no keep-alive
   std::atomic<std::size_t> in_flight{0};    // requests read and not yet answered (RequestInFlight)
-  std::atomic<std::size_t> event_sockets{0};  // open /api/v1/events sockets (drain gives them a tick)
+  std::atomic<std::size_t> event_sockets{0};
+  std::mutex session_store_mutex;  // the store's connection is not for concurrent use
+  std::int64_t next_session_prune_ms = 0;  // reaper strand only  // open /api/v1/events sockets (drain gives them a tick)
   std::uint16_t port = 0;
   // Open sockets, in total and per peer address (accept and close only, not per request).
   std::mutex connections_mutex;
@@ -1013,12 +1026,16 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         !accept_allows(header(request, http::field::accept).value_or(std::string_view{}), "application/json");
 
     if (const auto session_id = header(request, "Mcp-Session-Id")) {
-      const std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
+      std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
+      if (!session) {
+        session = m_impl.resume_session(*session_id, caller);
+      }
       if (!session) {
         return send_error(http::status::not_found, k_session_not_found, "Session not found");
       }
       std::optional<std::string> answer = session->session->handle(request.body());
       session->last_used_ms.store(SessionRegistry::now_ms(), std::memory_order_relaxed);
+      m_impl.persist_session(*session);
       return send_answer(std::move(answer), as_event_stream, nullptr);
     }
 
@@ -1033,16 +1050,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (!id) {
       return send_error(http::status::internal_server_error, k_internal_error, "no randomness for a session id");
     }
-    auto session = std::make_shared<HttpSession>();
-    session->id = std::move(*id);
-    session->caller = caller;
-    session->hub = std::make_shared<EventHub>();
-    std::weak_ptr<EventHub> hub = session->hub;
-    session->session = m_impl.server.open_session(caller, [hub](std::string message) {
-      if (const std::shared_ptr<EventHub> alive = hub.lock()) {
-        alive->publish(message);
-      }
-    });
+    const std::shared_ptr<HttpSession> session = m_impl.make_session(std::move(*id), caller, nullptr);
     std::optional<std::string> answer = session->session->handle(request.body());
     if (!session->session->initialized()) {
       // A refused initialize leaves nothing behind.
@@ -1058,6 +1066,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       session->session->close();
       return send_error(http::status::service_unavailable, k_transport_error, "Service Unavailable: too many sessions");
     }
+    m_impl.persist_session(*session);
     send_answer(std::move(answer), as_event_stream, &session->id);
   }
 
@@ -1066,7 +1075,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (!session_id) {
       return send_error(http::status::bad_request, k_transport_error, "Bad Request: Mcp-Session-Id header is required");
     }
-    const std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
+    std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
+    if (!session) {
+      session = m_impl.resume_session(*session_id, caller);
+    }
     if (!session) {
       return send_error(http::status::not_found, k_session_not_found, "Session not found");
     }
@@ -1082,10 +1094,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (!session_id) {
       return send_error(http::status::bad_request, k_transport_error, "Bad Request: Mcp-Session-Id header is required");
     }
-    const std::shared_ptr<HttpSession> session = m_impl.registry.remove(*session_id, caller);
+    std::shared_ptr<HttpSession> session = m_impl.registry.remove(*session_id, caller);
+    if (!session && m_impl.resume_session(*session_id, caller)) {
+      session = m_impl.registry.remove(*session_id, caller);  // made on another replica
+    }
     if (!session) {
       return send_error(http::status::not_found, k_session_not_found, "Session not found");
     }
+    m_impl.forget_session(session->id);
     Impl::end_session(*session);
     prepare(http::status::ok);
     send();
@@ -1294,8 +1310,18 @@ void Impl::schedule_reap() {
     if (ec || stopped.load()) {
       return;
     }
+    // Idle here is not idle everywhere: a replica forgets its own copy, and
+    // the shared row goes only once unused for the timeout on every replica
+    // (rows are marked used at most once a minute, hence the extra minute).
     for (const std::shared_ptr<HttpSession>& session : registry.remove_idle(SessionRegistry::now_ms(), idle_ms)) {
       end_session(*session);
+    }
+    if (options.session_store && SessionRegistry::now_ms() >= next_session_prune_ms) {
+      next_session_prune_ms = SessionRegistry::now_ms() + 60'000;
+      asio::post(api_pool, [this, idle_ms] {
+        std::lock_guard lock(session_store_mutex);
+        (void)options.session_store->prune(std::chrono::seconds(idle_ms / 1000 + 60));
+      });
     }
     schedule_reap();
   });
@@ -1327,6 +1353,105 @@ void Impl::release_connection(const std::string& peer) {
 void Impl::end_session(HttpSession& session) {
   session.hub->shut();
   session.session->close();
+}
+
+std::shared_ptr<HttpSession> Impl::make_session(std::string id, const mcp::Caller& caller,
+                                                const mcp::SessionState* resumed) {
+  auto session = std::make_shared<HttpSession>();
+  session->id = std::move(id);
+  session->caller = caller;
+  session->hub = std::make_shared<EventHub>();
+  std::weak_ptr<EventHub> hub = session->hub;
+  mcp::MessageSink sink = [hub](std::string message) {
+    if (const std::shared_ptr<EventHub> alive = hub.lock()) {
+      alive->publish(message);
+    }
+  };
+  session->session = resumed != nullptr ? server.resume_session(caller, std::move(sink), *resumed)
+                                        : server.open_session(caller, std::move(sink));
+  return session;
+}
+
+std::shared_ptr<HttpSession> Impl::resume_session(std::string_view id, const mcp::Caller& caller) {
+  if (!options.session_store || id.empty() || id.size() > 128) {
+    return nullptr;
+  }
+  Result<std::optional<core::StoredSession>> stored;
+  {
+    std::lock_guard lock(session_store_mutex);
+    stored = options.session_store->load(id);
+  }
+  if (!stored || !*stored) {
+    return nullptr;  // unknown (or the database cannot say): the client starts a new session
+  }
+  const core::StoredSession& row = **stored;
+  const mcp::Caller made_by{row.user_id, row.org_id, row.anonymous};
+  const auto& versions = mcp::supported_protocol_versions();
+  if (!same_caller(made_by, caller) || made_by.anonymous != caller.anonymous ||
+      std::find(versions.begin(), versions.end(), row.protocol_version) == versions.end()) {
+    return nullptr;  // another caller's id, or a revision this replica does not speak
+  }
+  mcp::SessionState state;
+  state.protocol_version = row.protocol_version;
+  state.log_level = row.log_level;
+  state.subscriptions = row.subscriptions;
+  std::shared_ptr<HttpSession> session = make_session(std::string(id), caller, &state);
+  session->saved_version.store(session->session->state_version());
+  session->saved_ms.store(SessionRegistry::now_ms());
+  session->last_used_ms.store(SessionRegistry::now_ms());
+  std::shared_ptr<HttpSession> evicted;
+  if (!registry.add(session, &evicted)) {
+    // Taken meanwhile (two requests resumed it at once): use the one registered.
+    session->session->close();
+    return registry.find(id, caller);
+  }
+  if (evicted) {
+    end_session(*evicted);
+  }
+  return session;
+}
+
+void Impl::persist_session(HttpSession& session) {
+  if (!options.session_store || !session.session->initialized()) {
+    return;
+  }
+  const std::uint64_t version = session.session->state_version();
+  const std::int64_t now = SessionRegistry::now_ms();
+  const bool changed = version != session.saved_version.load();
+  if (!changed && now - session.saved_ms.load() < 60'000) {
+    return;
+  }
+  Result<void> done;
+  {
+    std::lock_guard lock(session_store_mutex);
+    if (changed) {
+      const mcp::SessionState state = session.session->state();
+      core::StoredSession row;
+      row.id = session.id;
+      row.user_id = session.caller.user_id;
+      row.org_id = session.caller.org_id;
+      row.anonymous = session.caller.anonymous;
+      row.protocol_version = state.protocol_version;
+      row.log_level = state.log_level;
+      row.subscriptions = state.subscriptions;
+      done = options.session_store->save(row);
+    } else {
+      done = options.session_store->touch(session.id);
+    }
+  }
+  // A failed save is tried again with the next request; the session works
+  // here meanwhile, it only cannot move to another replica yet.
+  if (done) {
+    session.saved_version.store(version);
+    session.saved_ms.store(now);
+  }
+}
+
+void Impl::forget_session(std::string_view id) {
+  if (options.session_store) {
+    std::lock_guard lock(session_store_mutex);
+    (void)options.session_store->remove(id);
+  }
 }
 
 void Impl::stop() {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/limits.hpp"
+#include "core/store/session_store.hpp"
 #include "mcp/server.hpp"
 #include "api/event_feed.hpp"
 #include "api/http_exchange.hpp"
@@ -100,6 +101,9 @@ struct HttpOptions {
   // is always 200 while the process serves). Runs on the API worker pool;
   // unset: ready whenever up.
   std::function<Result<void>()> readiness;
+  // Replicas: MCP sessions (2025 revisions) kept in the shared database, so a
+  // client's next request may land on any replica; null: sessions live here only.
+  std::shared_ptr<core::SessionStore> session_store;
   // /v1/chat/completions and /v1/models relayed to an upstream (openai_proxy.hpp);
   // unset: /v1/ paths are 404 like any other.
   std::optional<ProxyOptions> proxy;

@@ -27,6 +27,10 @@ struct HttpSession {
   mcp::Caller caller;
   std::shared_ptr<EventHub> hub;
   std::atomic<std::int64_t> last_used_ms{0};  // steady clock; see SessionRegistry::now_ms
+  // The shared session store (replicas): the state version saved last and
+  // when the row was last marked used.
+  std::atomic<std::uint64_t> saved_version{0};
+  std::atomic<std::int64_t> saved_ms{0};
 };
 
 // True when both name the same user in the same org (anonymous = no user, "" org).

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "store/postgres/postgres_change_log.hpp"
+#include "store/postgres/postgres_session_store.hpp"
 #include "store/postgres/postgres_store.hpp"
 #include "store/postgres/postgres_token_store.hpp"
 #include "store/sqlite/sqlite_store.hpp"
@@ -98,6 +99,13 @@ Result<std::unique_ptr<core::ChangeSignal>> make_change_signal(const std::string
     return std::unique_ptr<core::ChangeSignal>();
   }
   return make_postgres_change_signal(location);
+}
+
+Result<std::unique_ptr<core::SessionStore>> open_session_store(const std::string& location) {
+  if (!is_postgres_location(location)) {
+    return std::unique_ptr<core::SessionStore>();
+  }
+  return open_postgres_session_store(location);
 }
 
 core::SkillStoreSource store_source(std::string location, core::Context ctx) {

@@ -7,6 +7,7 @@
 
 #include "core/context.hpp"
 #include "core/events/change_log.hpp"
+#include "core/store/session_store.hpp"
 #include "core/store/skill_store.hpp"
 #include "core/store/store_source.hpp"
 #include "core/store/token_store.hpp"
@@ -33,6 +34,9 @@ bool is_postgres_location(std::string_view location);
 // host hears of every change through inotify and the database poll.
 Result<std::unique_ptr<core::ChangeLog>> open_change_log(const std::string& location);
 Result<std::unique_ptr<core::ChangeSignal>> make_change_signal(const std::string& location);
+// The MCP sessions replicas share (core/store/session_store.hpp); PostgreSQL
+// only, null for SQLite.
+Result<std::unique_ptr<core::SessionStore>> open_session_store(const std::string& location);
 
 // The store at `location` (rules as for open_store), opened on first use: what
 // apps/ hands a server that must not open a database itself (mcp::Server).

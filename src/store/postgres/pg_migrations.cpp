@@ -100,6 +100,23 @@ CREATE TABLE skill_changes (
 );
 CREATE INDEX skill_changes_at ON skill_changes (at);
 )sql"},
+    // 4: MCP sessions of the 2025 revisions, shared by the replicas (issue 4/6,
+    // core/store/session_store.hpp). The key is the SHA-256 of the session id:
+    // a leaked table names no live session.
+    {4, R"sql(
+CREATE TABLE mcp_sessions (
+  id_hash          TEXT PRIMARY KEY,
+  user_id          TEXT,
+  org_id           TEXT NOT NULL,
+  anonymous        BOOLEAN NOT NULL,
+  protocol_version TEXT NOT NULL,
+  log_level        INTEGER NOT NULL,
+  subscriptions    TEXT NOT NULL DEFAULT '',
+  created_at       TIMESTAMPTZ NOT NULL DEFAULT now(),
+  last_used_at     TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX mcp_sessions_last_used ON mcp_sessions (last_used_at);
+)sql"},
 };
 
 // An arbitrary constant naming "skillrt schema migration" among advisory locks.

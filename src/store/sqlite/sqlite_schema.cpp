@@ -11,7 +11,7 @@ namespace skillrt::store::sqlite {
 namespace {
 
 // Migration N is k_migrations[N - 1]. Append only: a released step never changes.
-constexpr std::array<const char*, 3> k_migrations = {
+constexpr std::array<const char*, 4> k_migrations = {
     // 1: database skills and the search index.
     R"sql(
 CREATE TABLE hermes_skills (
@@ -79,6 +79,21 @@ CREATE TABLE skill_changes (
   location   TEXT NOT NULL,
   detail     TEXT NOT NULL,
   dedupe_key TEXT UNIQUE
+);
+)sql",
+    // 4: MCP sessions, in step with PostgreSQL's migration 4. Only replicas
+    // over PostgreSQL share sessions today; one SQLite host has one server.
+    R"sql(
+CREATE TABLE mcp_sessions (
+  id_hash          TEXT PRIMARY KEY,
+  user_id          TEXT,
+  org_id           TEXT NOT NULL,
+  anonymous        INTEGER NOT NULL,
+  protocol_version TEXT NOT NULL,
+  log_level        INTEGER NOT NULL,
+  subscriptions    TEXT NOT NULL DEFAULT '',
+  created_at       TEXT NOT NULL,
+  last_used_at     TEXT NOT NULL
 );
 )sql",
 };

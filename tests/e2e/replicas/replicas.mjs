@@ -75,7 +75,7 @@ async function mcpClient(replica, token, name) {
   const seen = watchNotifications(client);
   await client.connect(transport);
   clients.push(client);
-  return { client, seen };
+  return { client, seen, transport };
 }
 
 // Every row of the log that `user` may see after `after` reached the socket,
@@ -140,6 +140,38 @@ async function body() {
   const bobAnswer = JSON.parse(bobView.content[0].text);
   check(bobAnswer.success === false, `bob can read alice's skill on B: ${JSON.stringify(bobView)}`);
   log("bob on C never got alice's event; the shared write reached him; bob cannot view alice's skill on B");
+
+  // --- a 2025-revision session started on A continues on B -------------------
+  const moving = await mcpClient(a, alice, 'moving-client');
+  const sessionId = moving.transport.sessionId;
+  check(typeof sessionId === 'string' && sessionId.length > 0, 'A gave the session an id');
+  await moving.client.setLoggingLevel('warning');
+  // The same session, its next request sent to B: no initialize again.
+  const toB = new StreamableHTTPClientTransport(new URL(b.url),
+    { sessionId, requestInit: { headers: { Authorization: `Bearer ${alice}` } } });
+  const movedClient = new Client({ name: 'moving-client', version: '1.0.0' });
+  await movedClient.connect(toB);
+  clients.push(movedClient);
+  const movedView = await movedClient.callTool({ name: 'skill_view', arguments: { name: 'written-on-a' } });
+  check(JSON.parse(movedView.content[0].text).success === true, `the session on B: ${JSON.stringify(movedView)}`);
+  // Another caller cannot take the session over on any replica.
+  const stolen = await fetch(c.url, {
+    method: 'POST', headers: { Authorization: `Bearer ${bob}`, 'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sessionId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+  });
+  check(stolen.status === 404, `bob with alice's session id on C: ${stolen.status}`);
+  const storedRows = psql('SELECT count(*) FROM mcp_sessions');
+  check(Number(storedRows) >= 1, `sessions in the database: ${storedRows}`);
+  check(psql(`SELECT count(*) FROM mcp_sessions WHERE id_hash = '${sessionId}'`) === '0', 'the id itself is not stored');
+  await toB.terminateSession();
+  const ended = await fetch(b.url, {
+    method: 'POST', headers: { Authorization: `Bearer ${alice}`, 'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sessionId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list' }),
+  });
+  check(ended.status === 404, `the session after DELETE on B: ${ended.status}`);
+  log('an MCP session initialized on A went on on B without a new initialize; bob could not use its id; DELETE ended it');
 
   // --- kill -9 of a replica in the middle of writes ------------------------
   const acknowledged = [];

@@ -334,7 +334,8 @@ TEST_P(TokenConformance, ADatabaseFromBeforeTokensIsUpgradedInPlace) {
   ASSERT_TRUE((*skills)->create_skill("alice", skill));
   skills->reset();
   env->scalar("DROP TABLE api_tokens");
-  env->scalar("DROP TABLE skill_changes");  // a database of schema version 1 had neither
+  env->scalar("DROP TABLE skill_changes");  // a database of schema version 1 had none of these
+  env->scalar("DROP TABLE mcp_sessions");
   ASSERT_TRUE(env->scalar("DELETE FROM schema_migrations WHERE version >= 2 RETURNING version"));
   EXPECT_EQ(env->scalar("SELECT max(version) FROM schema_migrations"), "1");
 

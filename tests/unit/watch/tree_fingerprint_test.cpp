@@ -96,3 +96,50 @@ TEST(TreeFingerprint, MissingRootsCountAsAbsentAndTheCapIsReported) {
 
 }  // namespace
 }  // namespace skillrt::core
+
+namespace skillrt::core {
+namespace {
+
+// The remembering sweeper must see everything the one-off sweep sees, and
+// answer the same fingerprint for the same tree.
+TEST(TreeSweeper, RemembersListingsYetSeesEveryKindOfChange) {
+  test::TempTree tree;
+  const fs::path root = tree.path() / "skills";
+  tree.write("skills/a/SKILL.md", "---\nname: a\n---\n");
+  tree.write("skills/deep/er/still/b/SKILL.md", "---\nname: b\n---\n");
+  tree.write("skills/a/references/notes.md", "n");
+  TreeSweeper sweeper;
+  auto sweep = [&] { return sweeper.fingerprint({root}, 1000).value; };
+  std::uint64_t last = sweep();
+  EXPECT_EQ(last, fingerprint_trees({root}, 1000).value);
+  EXPECT_EQ(sweep(), last) << "nothing changed";
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  tree.write("skills/deep/er/still/b/SKILL.md", "---\nname: b\n---\nEdited in place.\n");  // no folder moves
+  std::uint64_t now = sweep();
+  EXPECT_NE(now, last) << "an in-place edit of a SKILL.md deep down";
+  EXPECT_EQ(now, fingerprint_trees({root}, 1000).value);
+  last = now;
+
+  tree.write("skills/deep/er/still/c/SKILL.md", "---\nname: c\n---\n");
+  now = sweep();
+  EXPECT_NE(now, last) << "a new skill in a remembered folder";
+  EXPECT_EQ(now, fingerprint_trees({root}, 1000).value);
+  last = now;
+
+  // A support file replaced by rename (a new inode) is seen; the folder moved too.
+  tree.write("skills/a/references/notes.md.new", "m");
+  fs::rename(root / "a/references/notes.md.new", root / "a/references/notes.md");
+  now = sweep();
+  EXPECT_NE(now, last);
+  EXPECT_EQ(now, fingerprint_trees({root}, 1000).value);
+  last = now;
+
+  fs::remove_all(root / "deep");
+  now = sweep();
+  EXPECT_NE(now, last) << "a removed subtree";
+  EXPECT_EQ(now, fingerprint_trees({root}, 1000).value);
+}
+
+}  // namespace
+}  // namespace skillrt::core
