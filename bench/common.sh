@@ -5,6 +5,8 @@
 #                           needed and build TARGETs; the log is build/bench-build.log
 #   bench_tree N [SEED]     generate (once) and print the folder of an N-skill tree
 #                           in $SKILLRT_BENCH_CACHE (default .cache/bench)
+#   bench_unique_names HOME TREE OUT  write to OUT the skill names of HOME that
+#                           resolve to exactly one skill (for tools/call skill_view)
 #   bench_serve OUT ERR ARGS...  start `$skillrt ARGS` (a serve command) in the
 #                           background with stdout in OUT and stderr in ERR; sets
 #                           $server (its pid) and $port once it listens
@@ -51,4 +53,25 @@ bench_serve() {
   done
   port=$(sed -n 's#^listening http://[^:]*:\([0-9]*\)/mcp$#\1#p' "$out")
   [[ -n "$port" ]] || { cat "$err" >&2; echo "bench: server did not start" >&2; return 1; }
+}
+
+# Names that resolve to exactly one skill: listed once, and not the name or
+# directory of a shadowed twin (the generator plants duplicates on purpose;
+# those names answer "ambiguous", which is not what the benches measure).
+bench_unique_names() {
+  local home=$1 tree=$2 out=$3
+  local shadowed="$out.shadowed"
+  "$skillrt" --home "$home" --json doctor |
+    jq -r '.shadowed[] | .name, (.losers[] | split("/") | .[-2])' | sort -u >"$shadowed"
+  # A folder name used by two skills anywhere (home or external dir) makes the
+  # bare name ambiguous for the resolver even when `list` shows only one of them.
+  find "$tree" -name SKILL.md -printf '%h\n' | awk -F/ '{ print $NF }' | sort | uniq -d >>"$shadowed"
+  # So is a name that is another skill's folder name.
+  "$skillrt" --home "$home" --json list |
+    jq -r '.skills[] | select((.path | split("/") | .[-2]) != .name) | .name' >>"$shadowed"
+  "$skillrt" --home "$home" --json list |
+    jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' |
+    grep -vxF -f "$shadowed" >"$out"
+  rm -f "$shadowed"
+  echo "bench: $(wc -l <"$out") unique skill names" >&2
 }

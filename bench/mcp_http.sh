@@ -29,22 +29,8 @@ client="$build/bench/mcp_http_bench"
 tree=$(bench_tree "$n")
 home="$tree/home"
 
-# Names that resolve to exactly one skill: listed once, and not the name or
-# directory of a shadowed twin (the generator plants duplicates on purpose;
-# those names answer "ambiguous", which is not what this measures).
 names="$cache/mcp-names-$n.txt"
-"$skillrt" --home "$home" --json doctor |
-  jq -r '.shadowed[] | .name, (.losers[] | split("/") | .[-2])' | sort -u >"$cache/mcp-shadowed-$n.txt"
-# A folder name used by two skills anywhere (home or external dir) makes the
-# bare name ambiguous for the resolver even when `list` shows only one of them.
-find "$tree" -name SKILL.md -printf '%h\n' | awk -F/ '{ print $NF }' | sort | uniq -d >>"$cache/mcp-shadowed-$n.txt"
-# So is a name that is another skill's folder name.
-"$skillrt" --home "$home" --json list |
-  jq -r '.skills[] | select((.path | split("/") | .[-2]) != .name) | .name' >>"$cache/mcp-shadowed-$n.txt"
-"$skillrt" --home "$home" --json list |
-  jq -r '.skills | group_by(.name) | map(select(length == 1) | .[0].name) | .[]' |
-  grep -vxF -f "$cache/mcp-shadowed-$n.txt" >"$names"
-echo "bench: $(wc -l <"$names") unique skill names" >&2
+bench_unique_names "$home" "$tree" "$names"
 
 bench_serve "$cache/mcp-serve-$n.out" "$cache/mcp-serve-$n.err" \
   --home "$home" serve --allow-anonymous --listen 127.0.0.1:0 --threads "$threads"

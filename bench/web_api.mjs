@@ -2,19 +2,14 @@
 // WebSocket users. Prints one JSON object per measurement.
 import { readFileSync } from 'node:fs';
 
+import { print, summary } from './stats.mjs';
+
 const base = process.env.BASE_URL;
 const owner = process.env.OWNER;
 const users = Number(process.env.USERS ?? 1000);
 const serverPid = process.env.SERVER_PID;
 
 const rssKib = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${serverPid}/status`, 'utf8'))[1]);
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-const summary = (name, samples) => {
-  const s = [...samples].sort((a, b) => a - b);
-  const f = (x) => Math.round(x * 100) / 100;
-  return { name, n: s.length, p50_ms: f(pct(s, 50)), p90_ms: f(pct(s, 90)), p99_ms: f(pct(s, 99)), max_ms: f(s[s.length - 1]) };
-};
-const print = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 async function call(method, path, token, body) {
   const headers = { Authorization: `Bearer ${token}` };

@@ -77,6 +77,24 @@ core::ChangeRelay::Options fast() {
   return options;
 }
 
+// A bus, what its every-owner subscriber saw, and a relay over `db`'s log.
+struct Replica {
+  core::EventBus bus;
+  Seen seen;
+  core::EventBus::Subscription all = bus.subscribe_every_owner([this](const core::SkillEvent& event) { seen.add(event); });
+  std::unique_ptr<core::ChangeRelay> relay;
+
+  explicit Replica(const PgTestDb& db) {
+    auto signal = store::make_postgres_change_signal(db.url());
+    EXPECT_TRUE(signal);
+    auto started = core::ChangeRelay::start(bus, open_log(db), signal ? std::move(*signal) : nullptr, fast());
+    EXPECT_TRUE(started) << started.error().message;
+    if (started) {
+      relay = std::move(*started);
+    }
+  }
+};
+
 TEST(ChangeLog, RowsRoundTripAndDedupeKeysLogOnce) {
   SKILLRT_PG_DB_OR_SKIP(db);
   auto log = open_log(*db);
@@ -128,14 +146,12 @@ TEST(ChangeRelay, DeliversOtherWritersRowsWithTheLogsNumbersAndOwnWritesAtOnce) 
   ASSERT_TRUE(writer);
   ASSERT_TRUE(writer->append(skill_event("", "before-start"), ""));  // not replayed: the relay starts at the end
 
-  core::EventBus bus;
-  Seen seen;
-  auto all = bus.subscribe_every_owner([&](const core::SkillEvent& event) { seen.add(event); });
-  auto signal = store::make_postgres_change_signal(db->url());
-  ASSERT_TRUE(signal);
-  auto relay = core::ChangeRelay::start(bus, open_log(*db), std::move(*signal), fast());
-  ASSERT_TRUE(relay) << relay.error().message;
-  ASSERT_TRUE(wait_until([&] { return (*relay)->status().listening; }, 10s));
+  Replica replica(*db);
+  ASSERT_TRUE(replica.relay);
+  core::EventBus& bus = replica.bus;
+  Seen& seen = replica.seen;
+  auto& relay = replica.relay;
+  ASSERT_TRUE(wait_until([&] { return relay->status().listening; }, 10s));
 
   // Another replica's write arrives through NOTIFY, well before the 5 s poll.
   const auto appended = writer->append(skill_event("bob", "remote"), "");
@@ -151,8 +167,8 @@ TEST(ChangeRelay, DeliversOtherWritersRowsWithTheLogsNumbersAndOwnWritesAtOnce) 
   EXPECT_EQ(seen.events[1].sequence, own);
   EXPECT_GT(own, *appended);
   EXPECT_EQ(db->scalar("SELECT count(*) FROM skill_changes WHERE name = 'local'"), "1");
-  EXPECT_EQ((*relay)->status().delivered, own);
-  EXPECT_TRUE((*relay)->status().caught_up);
+  EXPECT_EQ(relay->status().delivered, own);
+  EXPECT_TRUE(relay->status().caught_up);
 
   // The notification of our own row arrives too: it delivers nothing twice.
   std::this_thread::sleep_for(200ms);
@@ -174,13 +190,10 @@ TEST(ChangeRelay, DeliversOtherWritersRowsWithTheLogsNumbersAndOwnWritesAtOnce) 
 
 TEST(ChangeRelay, ConcurrentWritersAreDeliveredOnceEachInRisingOrder) {
   SKILLRT_PG_DB_OR_SKIP(db);
-  core::EventBus bus;
-  Seen seen;
-  auto all = bus.subscribe_every_owner([&](const core::SkillEvent& event) { seen.add(event); });
-  auto signal = store::make_postgres_change_signal(db->url());
-  ASSERT_TRUE(signal);
-  auto relay = core::ChangeRelay::start(bus, open_log(*db), std::move(*signal), fast());
-  ASSERT_TRUE(relay);
+  Replica replica(*db);
+  ASSERT_TRUE(replica.relay);
+  core::EventBus& bus = replica.bus;
+  Seen& seen = replica.seen;
   constexpr int k_writers = 4;
   constexpr int k_each = 40;
   std::vector<std::thread> writers;
@@ -220,14 +233,11 @@ TEST(ChangeRelay, ConcurrentWritersAreDeliveredOnceEachInRisingOrder) {
 
 TEST(ChangeRelay, ALostListenerReconnectsAndCatchesUpWhatWasWrittenMeanwhile) {
   SKILLRT_PG_DB_OR_SKIP(db);
-  core::EventBus bus;
-  Seen seen;
-  auto all = bus.subscribe_every_owner([&](const core::SkillEvent& event) { seen.add(event); });
-  auto signal = store::make_postgres_change_signal(db->url());
-  ASSERT_TRUE(signal);
-  auto relay = core::ChangeRelay::start(bus, open_log(*db), std::move(*signal), fast());
-  ASSERT_TRUE(relay);
-  ASSERT_TRUE(wait_until([&] { return (*relay)->status().connects == 1; }, 10s));
+  Replica replica(*db);
+  ASSERT_TRUE(replica.relay);
+  Seen& seen = replica.seen;
+  auto& relay = replica.relay;
+  ASSERT_TRUE(wait_until([&] { return relay->status().connects == 1; }, 10s));
 
   // End every other session on the database, the listener's included, and
   // write while it is away: the write's NOTIFY reaches nobody.
@@ -237,23 +247,21 @@ TEST(ChangeRelay, ALostListenerReconnectsAndCatchesUpWhatWasWrittenMeanwhile) {
              "WHERE datname = current_database() AND pid <> pg_backend_pid() "
              "AND query ILIKE 'LISTEN%'");
   ASSERT_TRUE(writer->append(skill_event("alice", "while-away"), ""));
-  ASSERT_TRUE(wait_until([&] { return (*relay)->status().connects >= 2; }, 10s))
-      << (*relay)->status().last_error;
+  ASSERT_TRUE(wait_until([&] { return relay->status().connects >= 2; }, 10s))
+      << relay->status().last_error;
   ASSERT_TRUE(wait_until([&] { return seen.size() == 1; }, 3s)) << "caught up from the log after reconnecting";
   EXPECT_EQ(seen.events[0].name, "while-away");
-  EXPECT_TRUE(wait_until([&] { return (*relay)->status().caught_up; }, 3s));
+  EXPECT_TRUE(wait_until([&] { return relay->status().caught_up; }, 3s));
 }
 
 TEST(ChangeRelay, EventsPublishedWhileTheLogIsUnreachableAreAppendedOnceItIsBack) {
   SKILLRT_PG_DB_OR_SKIP(db);
-  core::EventBus bus;
-  Seen seen;
-  auto all = bus.subscribe_every_owner([&](const core::SkillEvent& event) { seen.add(event); });
-  auto signal = store::make_postgres_change_signal(db->url());
-  ASSERT_TRUE(signal);
-  auto relay = core::ChangeRelay::start(bus, open_log(*db), std::move(*signal), fast());
-  ASSERT_TRUE(relay);
-  ASSERT_TRUE(wait_until([&] { return (*relay)->status().listening; }, 10s));
+  Replica replica(*db);
+  ASSERT_TRUE(replica.relay);
+  core::EventBus& bus = replica.bus;
+  Seen& seen = replica.seen;
+  auto& relay = replica.relay;
+  ASSERT_TRUE(wait_until([&] { return relay->status().listening; }, 10s));
   const std::uint64_t first = bus.publish(skill_event("alice", "before"));
   ASSERT_GT(first, 0u);
 
@@ -269,10 +277,10 @@ TEST(ChangeRelay, EventsPublishedWhileTheLogIsUnreachableAreAppendedOnceItIsBack
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_TRUE(seen.events[1].unlogged);
   EXPECT_EQ(seen.events[1].sequence, 0u) << "an unlogged event takes no number";
-  ASSERT_TRUE(wait_until([&] { return !(*relay)->status().listening; }, 10s));
+  ASSERT_TRUE(wait_until([&] { return !relay->status().listening; }, 10s));
 
   ASSERT_TRUE(admin->exec(("ALTER DATABASE \"" + name + "\" WITH ALLOW_CONNECTIONS true").c_str()));
-  ASSERT_TRUE(wait_until([&] { return seen.size() == 3; }, 15s)) << (*relay)->status().last_error;
+  ASSERT_TRUE(wait_until([&] { return seen.size() == 3; }, 15s)) << relay->status().last_error;
   EXPECT_EQ(seen.events[2].name, "during");
   EXPECT_FALSE(seen.events[2].unlogged);
   EXPECT_EQ(std::to_string(seen.events[2].sequence), *db->scalar("SELECT seq FROM skill_changes WHERE name = 'during'"));
