@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "command.hpp"
+#include "core/events/change_relay.hpp"
 #include "core/limits.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/server.hpp"
@@ -124,15 +125,43 @@ class McpCommand final : public Command {
   Outcome run(const Invocation& inv) override {
     // A client that goes away makes write() fail with EPIPE instead of killing us.
     ::signal(SIGPIPE, SIG_IGN);
+    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    // Over PostgreSQL this server takes part in the shared change log like a
+    // `serve` replica: its writes reach every replica's clients, and every
+    // other writer's reach this client (docs/deploy.md).
+    std::unique_ptr<core::ChangeLog> log;
+    std::unique_ptr<core::ChangeSignal> signal;
+    if (store::is_postgres_location(location)) {
+      auto opened = store::open_change_log(location);
+      auto made = store::make_change_signal(location);
+      if (opened && made) {
+        log = std::move(*opened);
+        signal = std::move(*made);
+      } else {
+        std::cerr << "skillrt mcp: warning: the shared change log cannot be opened ("
+                  << (!opened ? opened.error().message : made.error().message)
+                  << "); changes made elsewhere are found by polling the database\n";
+      }
+    }
     mcp::ServerOptions options;
     options.base = inv.ctx;
     options.config = inv.config;
-    options.store = store::store_source(!inv.db.empty() ? inv.db : inv.config.database.url, inv.ctx);
+    options.store = store::store_source(location, inv.ctx);
     options.transport = "stdio";
     options.watch = true;
+    options.poll_database = log == nullptr;  // the change log tells of every row written through skillrt
 
     auto out = std::make_shared<LineWriter>();
     mcp::Server server(std::move(options));
+    std::unique_ptr<core::ChangeRelay> relay;
+    if (log) {
+      auto started = core::ChangeRelay::start(server.events(), std::move(log), std::move(signal), {});
+      if (started) {
+        relay = std::move(*started);
+      } else {
+        std::cerr << "skillrt mcp: warning: " << started.error().message << '\n';
+      }
+    }
     auto session = server.open_session(mcp::Caller{inv.ctx.user_id, inv.ctx.org_id},
                                        [out](std::string message) { out->write(message); });
 

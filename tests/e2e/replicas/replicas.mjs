@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { Client, StreamableHTTPClientTransport } from '../mcp/sdk.mjs';
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from '../mcp/sdk.mjs';
 import {
   check, checkNoSanitizerReport, createToken, log, main, sleep, startServe, waitFor,
   watchNotifications,
@@ -256,6 +256,34 @@ async function body() {
   log(`PostgreSQL restarted under load (${okBefore} writes before, ${okAfter} after, ${failed} failed, ` +
       `${queued} outage(s) bridged by B's outbox): B and C reconnected; alice's socket on C holds all ` +
       `${checked} rows of the log she may see`);
+
+  // --- `skillrt mcp` (stdio) over the same database takes part too -----------
+  const stdio = new StdioClientTransport({
+    command: process.env.SKILLRT_BIN,
+    args: ['--home', home, '--user', 'alice', '--org', 'org1', 'mcp'],
+    env: { ...process.env },
+    stderr: 'pipe',
+  });
+  let stdioErr = '';
+  stdio.stderr.on('data', (d) => { stdioErr += d; });
+  const desktop = new Client({ name: 'desktop-agent', version: '1.0.0' });
+  const desktopSeen = watchNotifications(desktop);
+  await desktop.connect(stdio);
+  clients.push(desktop);
+  await sleep(300);
+  desktopSeen.reset();
+  // A database row: no file changes, so only the change log can tell the
+  // stdio server (its own inotify sees nothing, and its database poll is off).
+  const toDesktop = await create(b, alice, 'seen-on-stdio', { layer: 'database' });
+  check(toDesktop.status === 201, `create on B: ${toDesktop.status} ${JSON.stringify(toDesktop.json)}`);
+  await waitFor(() => desktopSeen.resources > 0, 3000, 'list_changed on the stdio client for a row written on B');
+  const fromDesktop = await desktop.callTool({ name: 'skill_manage', arguments: {
+    action: 'create', name: 'made-on-stdio',
+    content: skillMd('made-on-stdio', 'Written by a desktop agent') } });
+  check(JSON.parse(fromDesktop.content[0].text).success === true, `stdio create: ${JSON.stringify(fromDesktop)}`);
+  await waitFor(() => got(aliceOnC, 'skill.created', 'made-on-stdio'), 3000, "the stdio write on C's WebSocket");
+  checkNoSanitizerReport(stdioErr, 'skillrt mcp');
+  log('skillrt mcp (stdio) on the same database heard a write on B, and its own write reached C');
 
   // --- a replica started late catches up --------------------------------------
   const lastSeen = Math.max(...aliceOnC.messages.map((m) => m.seq));
