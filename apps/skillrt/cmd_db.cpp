@@ -70,7 +70,7 @@ public:
       return finish_result(inv.json, protocol::error_result_json(Error{ErrorCode::refused, std::string(core::k_db_needs_user), {}}),
                     "");
     }
-    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const std::string& location = inv.database_location();
     auto store = store::open_store(location, inv.ctx);
     if (!store) {
       return finish_result(inv.json, protocol::error_result_json(store.error()), "");

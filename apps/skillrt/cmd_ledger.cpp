@@ -85,7 +85,7 @@ private:
     Result<core::LedgerRollback> done = tl::unexpected(Error{});
     if (entry->layer == core::Layer::database) {
       // A database skill's rows are written through the store the command picks.
-      const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+      const std::string& location = inv.database_location();
       auto store = store::open_store(location, inv.ctx);
       if (!store) {
         return failure(inv, store.error());

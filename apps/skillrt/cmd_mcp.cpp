@@ -125,7 +125,7 @@ class McpCommand final : public Command {
   Outcome run(const Invocation& inv) override {
     // A client that goes away makes write() fail with EPIPE instead of killing us.
     ::signal(SIGPIPE, SIG_IGN);
-    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const std::string& location = inv.database_location();
     // Over PostgreSQL this server takes part in the shared change log like a
     // `serve` replica: its writes reach every replica's clients, and every
     // other writer's reach this client (docs/deploy.md).

@@ -43,7 +43,7 @@ class SearchCommand final : public Command {
       return tl::unexpected(checked.error());
     }
     // Where the database lives: --db, else database.url, else HOME/skillrt.db.
-    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const std::string& location = inv.database_location();
     auto store = store::open_store(location, inv.ctx);
     if (!store) {
       return tl::unexpected(store.error());

@@ -155,8 +155,7 @@ class ServeCommand final : public Command {
       }
     }
 
-    // Where the database lives: --db, else database.url, else HOME/skillrt.db.
-    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const std::string& location = inv.database_location();
     auto tokens = store::open_token_store(location, inv.ctx);
     if (!tokens) {
       std::cerr << "error: " << tokens.error().message << '\n';

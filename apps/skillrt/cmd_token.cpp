@@ -50,7 +50,7 @@ public:
     if (m_create->parsed() && (!inv.ctx.user_id || inv.ctx.org_id.empty())) {
       return finish_usage(inv.json, "token create needs --user U and --org O (whom the token speaks for)", "token");
     }
-    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const std::string& location = inv.database_location();
     auto opened = store::open_token_store(location, inv.ctx);
     if (!opened) {
       return finish_result(inv.json, protocol::error_result_json(opened.error()), "");

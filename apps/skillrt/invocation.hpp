@@ -31,6 +31,9 @@ struct Invocation {
   bool json = false;
   bool color = false;  // stdout is a TTY and NO_COLOR is unset
   std::string db;      // --db as given ("" = not given: commands use config.database.url, else HOME/skillrt.db)
+
+  // Where the database lives: --db, else database.url ("" = HOME/skillrt.db).
+  const std::string& database_location() const { return !db.empty() ? db : config.database.url; }
 };
 
 // Home: --home, else $HERMES_HOME, else ~/.hermes (absolute, not required to exist).

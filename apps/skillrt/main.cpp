@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     // Over PostgreSQL, the CLI's writes reach the change log every replica
     // reads. `serve` and `mcp` have a bus (and, for serve, a relay) of their own.
     std::optional<skillrt::app::ChangeLogPublisher> change_log;
-    const std::string location = !inv.db.empty() ? inv.db : inv.config.database.url;
+    const std::string& location = inv.database_location();
     const bool own_bus = std::any_of(commands.begin(), commands.end(), [&](const auto& command) {
       const std::string_view name = command->name();
       return (name == "serve" || name == "mcp") &&
