@@ -342,15 +342,14 @@ void Server::Impl::files_changed(const std::vector<fs::path>& paths) {
 }
 
 void Server::Impl::on_event(const core::SkillEvent& event) {
+  if (event.subject != core::EventSubject::skill && event.subject != core::EventSubject::files) {
+    return;  // proposals, reviews, installs change no catalog
+  }
   const bool shared = event.layer == core::Layer::shared;
-  if (event.subject == core::EventSubject::skill) {
-    invalidate(shared ? std::nullopt : std::optional<std::string>(event.owner));
-    return;
-  }
-  if (event.subject != core::EventSubject::files) {
-    return;
-  }
   invalidate(shared ? std::nullopt : std::optional<std::string>(event.owner));
+  if (event.subject == core::EventSubject::skill) {
+    return;  // sessions hear of a skill write through their own subscription
+  }
   std::vector<fs::path> paths;
   if (!event.location.empty()) {
     paths.emplace_back(event.location);
@@ -373,52 +372,63 @@ std::string Server::Impl::observe_owner(const std::string& owner) {
   if (options.sweep_interval.count() == 0) {
     return {};
   }
-  std::uint64_t before = 0;
+  std::lock_guard lock(sweep_mutex);
+  return sweep_owner_locked(owner, /*present=*/true).value_or(std::string());
+}
+
+std::optional<std::string> Server::Impl::sweep_owner_locked(const std::string& owner, bool present) {
   std::uint64_t after = 0;
-  {
-    std::lock_guard lock(sweep_mutex);
+  if (present) {
     after = sweepers[owner].fingerprint(owner_roots(owner), options.sweep_max_entries).value;
-    std::uint64_t& noted = swept[owner];
-    before = noted;
-    noted = after;
+  } else {
+    sweepers.erase(owner);
+  }
+  const auto noted = swept.find(owner);
+  const std::uint64_t before = noted == swept.end() ? 0 : noted->second;
+  if (present) {
+    swept[owner] = after;
+  } else if (noted != swept.end()) {
+    swept.erase(noted);
+  }
+  if (noted != swept.end() && before == after) {
+    return std::nullopt;
   }
   return sweep_key(owner, before, after);
 }
 
 void Server::Impl::sweep() {
   // Who has trees now: the shared roots, and every HOME/users/<uid>/skills.
-  std::vector<std::string> owners{""};
+  std::set<std::string> owners{""};
   std::error_code ec;
   for (fs::directory_iterator it(options.base.home / "users", ec), end; !ec && it != end; it.increment(ec)) {
     std::string uid = it->path().filename().string();
     if (!uid.starts_with('.') && fs::is_directory(it->path() / "skills", ec)) {
-      owners.push_back(std::move(uid));
+      owners.insert(std::move(uid));
     }
     ec.clear();
   }
   std::vector<std::pair<std::string, std::string>> changed;  // owner, dedupe key
   {
     std::lock_guard lock(sweep_mutex);
-    std::map<std::string, std::uint64_t> now;
-    for (const std::string& owner : owners) {
-      now[owner] = sweepers[owner].fingerprint(owner_roots(owner), options.sweep_max_entries).value;
-    }
-    std::erase_if(sweepers, [&](const auto& entry) { return now.count(entry.first) == 0; });
-    if (swept_known) {
-      for (const auto& [owner, value] : now) {
-        const auto before = swept.find(owner);
-        if (before == swept.end() || before->second != value) {
-          changed.emplace_back(owner, sweep_key(owner, before == swept.end() ? 0 : before->second, value));
-        }
-      }
-      for (const auto& [owner, value] : swept) {
-        if (now.count(owner) == 0) {
-          changed.emplace_back(owner, sweep_key(owner, value, 0));  // the owner's tree went away
-        }
-      }
-    }
-    swept = now;
+    // The first sweep only sets the baselines.
+    const bool baseline = !swept_known;
     swept_known = true;
+    std::set<std::string> gone;
+    for (const auto& [owner, value] : swept) {
+      if (owners.count(owner) == 0) {
+        gone.insert(owner);
+      }
+    }
+    for (const std::string& owner : owners) {
+      if (auto key = sweep_owner_locked(owner, true); key && !baseline) {
+        changed.emplace_back(owner, std::move(*key));
+      }
+    }
+    for (const std::string& owner : gone) {
+      if (auto key = sweep_owner_locked(owner, false)) {
+        changed.emplace_back(owner, std::move(*key));  // the owner's tree went away
+      }
+    }
   }
   for (const auto& [owner, key] : changed) {
     core::SkillEvent event;

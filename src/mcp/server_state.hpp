@@ -133,6 +133,10 @@ struct Server::Impl {
   // The fingerprint of `owner`'s trees, noted as seen; the dedupe key of an
   // event about them ("" when sweeping is off).
   std::string observe_owner(const std::string& owner);
+  // One owner's step of a sweep, under sweep_mutex: fingerprints its trees
+  // (`present` false: they are gone) and returns the change's dedupe key, or
+  // nullopt when nothing changed since the fingerprint noted last.
+  std::optional<std::string> sweep_owner_locked(const std::string& owner, bool present);
 };
 
 template <typename Work>
