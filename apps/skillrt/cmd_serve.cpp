@@ -115,7 +115,7 @@ class ServeCommand final : public Command {
     sub.add_flag("--no-web-ui", m_no_web_ui, "Do not serve the web UI at / (nor sign-in cookies)");
     sub.add_option("--auth-cache-ms", m_auth_cache_ms,
                    "Reuse a successful token check this long: the longest a token revoked anywhere (another "
-                   "replica, the CLI) keeps working here (default 1000; 0 = check every request)")
+                   "replica, the CLI) keeps working here (default 750; 0 = check every request)")
         ->check(CLI::Range(0u, 3'600'000u));
     sub.add_option("--max-connections", m_max_connections,
                    "Open sockets (requests, event streams, WebSockets) at most (default 1024)")
@@ -331,7 +331,7 @@ class ServeCommand final : public Command {
   // How long a successful token check is reused: the longest a revoked token
   // keeps working on a running server (docs/compat.md). Every replica reads
   // revocations from the one database, so this bounds them all.
-  unsigned m_auth_cache_ms = 1000;
+  unsigned m_auth_cache_ms = 750;
   unsigned m_sweep_interval_ms = 2000;
   bool m_no_inotify = false;
   unsigned m_drain_seconds = 10;
