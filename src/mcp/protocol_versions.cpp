@@ -11,4 +11,11 @@ const std::vector<std::string>& supported_protocol_versions() {
   return k_versions;
 }
 
+const std::vector<std::string>& all_protocol_versions() {
+  static const std::vector<std::string> k_versions{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"};
+  return k_versions;
+}
+
+bool is_stateless_protocol_version(std::string_view version) { return version == "2026-07-28"; }
+
 }  // namespace skillrt::mcp

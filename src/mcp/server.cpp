@@ -1,3 +1,17 @@
+Result<core::SkillStore*> Server::Impl::open_store_locked() {
+  if (!store) {
+    if (!options.store.open) {
+      return fail(ErrorCode::io_error, "no database is configured for this server");
+    }
+    auto opened = options.store.open();
+    if (!opened) {
+      return tl::unexpected(opened.error());
+    }
+    store = std::move(*opened);
+  }
+  return store.get();
+}
+
 // Server: what every session shares — the options, the event bus, the
 // database store, catalog snapshots per (user, org), the registry of open
 // sessions, and the watcher that tells them when skills change.
@@ -137,20 +151,6 @@ void Server::Impl::invalidate(const std::optional<std::string>& user) {
   }
   const std::string prefix = *user + '\n';
   std::erase_if(snapshots, [&](const auto& entry) { return entry.first.compare(0, prefix.size(), prefix) == 0; });
-}
-
-Result<core::SkillStore*> Server::Impl::open_store_locked() {
-  if (!store) {
-    if (!options.store.open) {
-      return fail(ErrorCode::io_error, "no database is configured for this server");
-    }
-    auto opened = options.store.open();
-    if (!opened) {
-      return tl::unexpected(opened.error());
-    }
-    store = std::move(*opened);
-  }
-  return store.get();
 }
 
 std::vector<std::shared_ptr<Session::Impl>> Server::Impl::live_sessions() {
@@ -478,8 +478,20 @@ Server::~Server() {
 
 std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
   auto impl = std::make_shared<Session::Impl>(m_impl, std::move(caller), std::move(sink));
+  m_impl->attach_events(impl);
+  return std::make_shared<Session>(std::move(impl));
+}
+
+std::shared_ptr<Session> Server::open_stateless_session(Caller caller, MessageSink sink) {
+  auto impl = std::make_shared<Session::Impl>(m_impl, std::move(caller), std::move(sink));
+  impl->modern = true;
+  impl->protocol_version = "2026-07-28";
+  return std::make_shared<Session>(std::move(impl));
+}
+
+void Server::Impl::attach_events(const std::shared_ptr<Session::Impl>& impl) {
   std::weak_ptr<Session::Impl> weak = impl;
-  auto subscription = m_impl->bus.subscribe(impl->caller.user_id, [weak](const core::SkillEvent& event) {
+  auto subscription = bus.subscribe(impl->caller.user_id, [weak](const core::SkillEvent& event) {
     auto session = weak.lock();
     // Only skill writes: file changes reach sessions through the server's
     // own on_event, proposals and reviews not at all.
@@ -496,15 +508,15 @@ std::shared_ptr<Session> Server::open_session(Caller caller, MessageSink sink) {
   {
     std::lock_guard lock(impl->events_mutex);
     impl->events = std::move(subscription);
+    impl->events_attached = true;
   }
   {
-    std::lock_guard lock(m_impl->sessions_mutex);
+    std::lock_guard lock(sessions_mutex);
     // Forget sessions that are gone: a weak_ptr keeps the memory of a
     // make_shared object, so the registry must not grow with every client.
-    std::erase_if(m_impl->sessions, [](const std::weak_ptr<Session::Impl>& entry) { return entry.expired(); });
-    m_impl->sessions.push_back(impl);
+    std::erase_if(sessions, [](const std::weak_ptr<Session::Impl>& entry) { return entry.expired(); });
+    sessions.push_back(impl);
   }
-  return std::make_shared<Session>(std::move(impl));
 }
 
 std::shared_ptr<Session> Server::resume_session(Caller caller, MessageSink sink, const SessionState& state) {

@@ -84,6 +84,29 @@ struct SessionState {
   std::vector<std::pair<std::string, std::string>> subscriptions;  // resource uri, the file it names
 };
 
+// One request of the stateless 2026-07-28 revision, as a transport got it:
+// the message and, over HTTP, the standard headers (SEP-2243) that must
+// agree with it. Absent headers are nullopt.
+struct StatelessRequest {
+  std::string_view body;
+  bool http = true;  // false on stdio: no headers to check
+  std::optional<std::string_view> protocol_version;  // MCP-Protocol-Version
+  std::optional<std::string_view> method;            // Mcp-Method
+  std::optional<std::string_view> name;              // Mcp-Name
+};
+
+// Its answer. `text` is nullopt for a notification (HTTP 202). A refused
+// envelope, version or header is 400 and an unknown method 404, as the
+// revision says; every other answer, errors from handlers included, is 200.
+struct StatelessAnswer {
+  std::optional<std::string> text;
+  int http_status = 200;
+  // subscriptions/listen was accepted: `text` is the acknowledgement, and
+  // the session now sends the notifications the filter asked for through
+  // its sink until it is closed (the transport keeps the stream open).
+  bool listening = false;
+};
+
 class Session;
 
 class Server {
@@ -100,6 +123,11 @@ class Server {
   // A session that another replica (or this one before a restart) started:
   // initialized, with `state`'s protocol version, log level and subscriptions.
   std::shared_ptr<Session> resume_session(Caller caller, MessageSink sink, const SessionState& state);
+
+  // A session for one request of the 2026-07-28 revision (no initialize,
+  // nothing kept): it hears no events unless the request is
+  // subscriptions/listen. Cheaper than open_session. Thread-safe.
+  std::shared_ptr<Session> open_stateless_session(Caller caller, MessageSink sink);
 
   // Number of sessions still open (for tests and the HTTP /health page).
   std::size_t session_count() const;
@@ -152,6 +180,11 @@ class Session {
   // responses from the client. Never throws.
   std::optional<std::string> handle(std::string_view message);
 
+  // Handles one request of the 2026-07-28 revision (see StatelessRequest).
+  // Never throws. handle() also takes such requests (a message whose
+  // params._meta names the revision), answering them as this does.
+  StatelessAnswer handle_stateless(const StatelessRequest& request);
+
   // True once `initialize` succeeded.
   bool initialized() const;
   // The negotiated protocol version ("" before initialize).
@@ -174,9 +207,14 @@ class Session {
   std::shared_ptr<Impl> m_impl;
 };
 
-// Protocol versions we speak, newest first; initialize picks the client's
-// when listed, else the first. The HTTP transport accepts any of them in the
-// MCP-Protocol-Version header.
+// The 2025 protocol versions we speak, newest first; initialize picks the
+// client's when listed, else the first. The HTTP transport accepts any of
+// them in the MCP-Protocol-Version header of a session's requests.
 const std::vector<std::string>& supported_protocol_versions();
+// Every version we speak, the stateless 2026-07-28 first (server/discover's
+// supportedVersions).
+const std::vector<std::string>& all_protocol_versions();
+// True for 2026-07-28 (the revisions without initialize and sessions).
+bool is_stateless_protocol_version(std::string_view version);
 
 }  // namespace skillrt::mcp

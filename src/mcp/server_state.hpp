@@ -124,6 +124,9 @@ struct Server::Impl {
   // snapshots it makes stale; for `files` events also tells the entitled
   // sessions (a `skill` event reaches them through their own subscription).
   void on_event(const core::SkillEvent& event);
+  // Subscribes `session` to the bus and lists it among the live sessions
+  // (what open_session does; a stateless session does it when it listens).
+  void attach_events(const std::shared_ptr<Session::Impl>& session);
   void start_watching();
   void poll();  // the watcher thread's periodic work: poll_store and sweep when due
   void poll_store();
@@ -165,11 +168,25 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   int log_level = -1;
   std::map<std::string, std::filesystem::path> subscriptions;  // uri → file
   std::uint64_t state_version = 0;  // bumped whenever the negotiated state above changes
+  // The client speaks the stateless 2026-07-28 revision (it sent a request
+  // with its envelope): log messages follow each request's _meta logLevel.
+  bool modern = false;
+  // An open subscriptions/listen (2026-07-28): the request's id and the
+  // notifications it asked for. Set once; notifications then go out only
+  // as the filter says, each tagged with the id.
+  struct Listening {
+    Json id;
+    bool tools = false;
+    bool prompts = false;
+    bool resources = false;
+  };
+  std::optional<Listening> listening;
 
   std::mutex sink_mutex;
   std::shared_ptr<const MessageSink> sink;
   std::mutex events_mutex;  // never taken by the event handler itself
   core::EventBus::Subscription events;
+  bool events_attached = false;  // attach_events ran (guarded by events_mutex)
 
   Impl(std::shared_ptr<Server::Impl> owner, Caller who, MessageSink out);
 
@@ -183,6 +200,14 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   // subscribed file under one of `paths` (empty paths: every subscription).
   void skills_changed(const std::vector<std::filesystem::path>& paths);
   std::optional<std::string> handle(std::string_view message);
+  StatelessAnswer handle_stateless(const StatelessRequest& request);
+  // A request of the 2026-07-28 revision, parsed.
+  StatelessAnswer handle_modern(const RpcCall& call, const StatelessRequest& request);
+  // subscriptions/listen: checks the filter, subscribes to what it names
+  // and answers with the acknowledgement.
+  StatelessAnswer listen(const RpcCall& call);
+  // A notification to send: tagged with the listen id when listening.
+  std::string notification(std::string_view method, std::optional<Json> params) const;
 };
 
 // --- method handlers (one file each) ------------------------------------------

@@ -12,6 +12,7 @@
 
 #include "core/limits.hpp"
 #include "core/files/path_within.hpp"
+#include "mcp/revision_2026.hpp"
 #include "mcp/server_state.hpp"
 
 namespace skillrt::mcp {
@@ -153,6 +154,30 @@ MethodResult dispatch(Session::Impl& session, const RpcCall& call) {
   return handler->second(session, *params);
 }
 
+// The methods of the 2026-07-28 revision: the 2025 table less initialize,
+// ping, logging/setLevel and resources/(un)subscribe, which it removed, plus
+// server/discover (subscriptions/listen is handled by Session::Impl::listen).
+MethodResult discover(Session::Impl& session, const Json& /*params*/) {
+  return rev2026::discover_result(capabilities(), instructions(session.server->options.transport));
+}
+
+const std::unordered_map<std::string_view, Handler>& modern_method_table() {
+  static const std::unordered_map<std::string_view, Handler> k_methods = [] {
+    std::unordered_map<std::string_view, Handler> methods = method_table();
+    for (const std::string_view removed : {"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}) {
+      methods.erase(removed);
+    }
+    methods.emplace("server/discover", &discover);
+    return methods;
+  }();
+  return k_methods;
+}
+
+// The answer text for a refusal of a 2026-07-28 request.
+StatelessAnswer refused(const Json& id, const RpcError& error, int http_status) {
+  return StatelessAnswer{error_response(id, rev2026::as_modern_error(error)), http_status, false};
+}
+
 }  // namespace
 
 int log_level_rank(std::string_view level) {
@@ -198,7 +223,7 @@ void Session::Impl::send(std::string text) {
 void Session::Impl::log(int level, std::string_view level_name, const std::string& text) {
   {
     std::lock_guard lock(mutex);
-    if (!initialized || log_level < 0 || level < log_level) {
+    if ((!initialized && !modern) || log_level < 0 || level < log_level) {
       return;
     }
   }
@@ -206,16 +231,32 @@ void Session::Impl::log(int level, std::string_view level_name, const std::strin
   params["level"] = std::string(level_name);
   params["logger"] = "skillrt";
   params["data"] = text;
-  send(notification_message("notifications/message", std::move(params)));
+  send(notification("notifications/message", std::move(params)));
+}
+
+std::string Session::Impl::notification(std::string_view method, std::optional<Json> params) const {
+  std::optional<Json> listen_id;
+  {
+    std::lock_guard lock(mutex);
+    if (listening) {
+      listen_id = listening->id;
+    }
+  }
+  if (listen_id) {
+    return notification_message(method, rev2026::tag_notification_params(std::move(params), *listen_id));
+  }
+  return notification_message(method, std::move(params));
 }
 
 void Session::Impl::skills_changed(const std::vector<fs::path>& paths) {
   std::vector<std::string> updated;
+  std::optional<Listening> filter;
   {
     std::lock_guard lock(mutex);
-    if (!initialized || closed) {
+    if ((!initialized && !listening) || closed) {
       return;
     }
+    filter = listening;
     for (const auto& subscription : subscriptions) {
       const fs::path file = subscription.second.lexically_normal();
       const bool touched =
@@ -227,11 +268,140 @@ void Session::Impl::skills_changed(const std::vector<fs::path>& paths) {
       }
     }
   }
-  send(notification_message("notifications/resources/list_changed", std::nullopt));
-  send(notification_message("notifications/prompts/list_changed", std::nullopt));
-  for (std::string& uri : updated) {
-    send(notification_message("notifications/resources/updated", Json{{"uri", std::move(uri)}}));
+  // A listen stream gets only what its filter asked for (the tools never change).
+  if (!filter || filter->resources) {
+    send(notification("notifications/resources/list_changed", std::nullopt));
   }
+  if (!filter || filter->prompts) {
+    send(notification("notifications/prompts/list_changed", std::nullopt));
+  }
+  for (std::string& uri : updated) {
+    send(notification("notifications/resources/updated", Json{{"uri", std::move(uri)}}));
+  }
+}
+
+StatelessAnswer Session::Impl::handle_stateless(const StatelessRequest& request) {
+  Json id = nullptr;
+  try {
+    if (request.body.size() > limits::k_max_mcp_message_bytes) {
+      return refused(nullptr,
+                     RpcError{rpc_code::invalid_request,
+                              "Invalid request: the message is larger than " +
+                                  std::to_string(limits::k_max_mcp_message_bytes) + " bytes",
+                              std::nullopt},
+                     400);
+    }
+    ParsedMessage parsed = parse_message(request.body);
+    if (std::holds_alternative<RpcReply>(parsed)) {
+      return StatelessAnswer{std::nullopt, 202, false};
+    }
+    if (auto* invalid = std::get_if<RpcInvalid>(&parsed)) {
+      return refused(invalid->id, invalid->error, 400);
+    }
+    const auto& call = std::get<RpcCall>(parsed);
+    id = call.id;
+    return handle_modern(call, request);
+  } catch (const std::exception& error) {
+    return refused(id, RpcError{rpc_code::internal_error, std::string("Internal error: ") + error.what(), std::nullopt},
+                   500);
+  } catch (...) {
+    return refused(id, RpcError{rpc_code::internal_error, "Internal error", std::nullopt}, 500);
+  }
+}
+
+StatelessAnswer Session::Impl::handle_modern(const RpcCall& call, const StatelessRequest& request) {
+  if (call.is_notification) {
+    // notifications/cancelled naming the open listen ends it (stdio's way
+    // of closing a stream); nothing else from the client needs an answer.
+    if (call.method == "notifications/cancelled" && call.params_are_object) {
+      const auto request_id = call.params.find("requestId");
+      std::lock_guard lock(mutex);
+      if (request_id != call.params.end() && listening && listening->id == *request_id) {
+        listening.reset();
+        subscriptions.clear();
+      }
+    }
+    return StatelessAnswer{std::nullopt, 202, false};
+  }
+  if (auto mismatch = rev2026::check_version_header(call, request)) {
+    return refused(call.id, mismatch->error, mismatch->http_status);
+  }
+  auto envelope = rev2026::read_envelope(call);
+  if (!envelope) {
+    return refused(call.id, envelope.error().error, envelope.error().http_status);
+  }
+  if (auto mismatch = rev2026::check_standard_headers(call, *envelope, request)) {
+    return refused(call.id, mismatch->error, mismatch->http_status);
+  }
+  {
+    std::lock_guard lock(mutex);
+    modern = true;
+    log_level = envelope->log_level;
+  }
+  if (call.method == "subscriptions/listen") {
+    return listen(call);
+  }
+  const auto& table = modern_method_table();
+  const auto handler = table.find(call.method);
+  if (handler == table.end()) {
+    const RpcError unknown{rpc_code::method_not_found, "Method not found: " + call.method, std::nullopt};
+    return refused(call.id, unknown, rev2026::http_status_for_dispatch_error(unknown));
+  }
+  MethodResult result = handler->second(*this, call.params);
+  if (!result) {
+    return refused(call.id, result.error(), rev2026::http_status_for_dispatch_error(result.error()));
+  }
+  const bool caller_specific = caller.user_id.has_value();
+  if (result->serialized) {
+    rev2026::stamp_result_text(call.method, *result->serialized, caller_specific);
+    return StatelessAnswer{result_response_text(call.id, *result->serialized), 200, false};
+  }
+  if (!result->value.is_object()) {
+    result->value = Json::object();
+  }
+  rev2026::stamp_result(call.method, result->value, caller_specific);
+  return StatelessAnswer{result_response(call.id, std::move(result->value)), 200, false};
+}
+
+StatelessAnswer Session::Impl::listen(const RpcCall& call) {
+  auto filter = rev2026::read_listen_filter(call.params);
+  if (!filter) {
+    return refused(call.id, filter.error(), 200);
+  }
+  {
+    std::lock_guard lock(mutex);
+    if (listening) {
+      return refused(call.id,
+                     RpcError{rpc_code::invalid_request,
+                              "Invalid request: a subscriptions/listen is already open here; cancel it first",
+                              std::nullopt},
+                     200);
+    }
+  }
+  for (const std::string& uri : filter->resource_uris) {
+    if (MethodResult subscribed = subscribe_resource(*this, Json{{"uri", uri}}); !subscribed) {
+      std::lock_guard lock(mutex);
+      subscriptions.clear();
+      return refused(call.id, subscribed.error(), 200);
+    }
+  }
+  {
+    std::lock_guard lock(mutex);
+    listening = Listening{call.id, filter->tools, filter->prompts, filter->resources};
+  }
+  bool needs_events = false;
+  {
+    // Not under `mutex`: stop_events holds events_mutex while it waits for
+    // a delivery, which takes `mutex`.
+    std::lock_guard events_lock(events_mutex);
+    needs_events = !events_attached;
+  }
+  if (needs_events) {
+    server->attach_events(shared_from_this());
+  }
+  Json params = Json::object();
+  params["notifications"] = filter->as_sent;
+  return StatelessAnswer{notification("notifications/subscriptions/acknowledged", std::move(params)), 200, true};
 }
 
 std::optional<std::string> Session::Impl::handle(std::string_view message) {
@@ -251,6 +421,21 @@ std::optional<std::string> Session::Impl::handle(std::string_view message) {
       return error_response(invalid->id, invalid->error);
     }
     auto& call = std::get<RpcCall>(parsed);
+    bool speaks_modern = false;
+    {
+      std::lock_guard lock(mutex);
+      speaks_modern = modern;
+    }
+    if (rev2026::claims_modern(call) || (call.is_notification && speaks_modern)) {
+      // The 2026-07-28 revision (stdio has no headers to check). A listen
+      // is acknowledged with a notification and gets no response.
+      StatelessAnswer answer = handle_modern(call, StatelessRequest{message, false, {}, {}, {}});
+      if (answer.listening && answer.text) {
+        send(std::move(*answer.text));
+        return std::nullopt;
+      }
+      return std::move(answer.text);
+    }
     if (call.is_notification) {
       // notifications/initialized, notifications/cancelled, …: nothing to answer.
       return std::nullopt;
@@ -279,6 +464,10 @@ Session::Session(std::shared_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Session::~Session() { close(); }
 
 std::optional<std::string> Session::handle(std::string_view message) { return m_impl->handle(message); }
+
+StatelessAnswer Session::handle_stateless(const StatelessRequest& request) {
+  return m_impl->handle_stateless(request);
+}
 
 bool Session::initialized() const {
   std::lock_guard lock(m_impl->mutex);

@@ -154,6 +154,12 @@ struct McpHttpServer::Impl {
   std::atomic<bool> draining{false};        // drain(): no new requests, no keep-alive
   std::atomic<std::size_t> in_flight{0};    // requests read and not yet answered (RequestInFlight)
   std::atomic<std::size_t> event_sockets{0};
+  // The hubs of open subscriptions/listen streams (2026-07-28), so drain()
+  // and the destructor can end them; pruned when a stream is added.
+  std::mutex listen_mutex;
+  std::vector<std::weak_ptr<EventHub>> listen_hubs;
+  void add_listen_hub(const std::shared_ptr<EventHub>& hub);
+  void end_listen_streams();
   std::mutex session_store_mutex;  // the store's connection is not for concurrent use
   std::int64_t next_session_prune_ms = 0;  // reaper strand only  // open /api/v1/events sockets (drain gives them a tick)
   std::uint16_t port = 0;
@@ -209,8 +215,12 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
  public:
   // `bearer`: the token the stream was opened with (nullopt when anonymous),
   // checked again on every keep-alive tick.
+  // A subscriptions/listen stream (2026-07-28) also gets its first message
+  // (the acknowledgement, sent before any notification) and the session it
+  // carries, closed with the stream.
   SseStream(Impl& impl, beast::tcp_stream stream, ConnectionSlot slot, std::shared_ptr<EventHub> hub,
-            mcp::Caller caller, std::optional<std::string> bearer)
+            mcp::Caller caller, std::optional<std::string> bearer, std::optional<std::string> first_message = {},
+            std::shared_ptr<mcp::Session> listener = nullptr)
       : m_impl(impl),
         m_stream(std::move(stream)),
         m_slot(std::move(slot)),
@@ -218,7 +228,9 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
         m_keepalive(m_executor),
         m_hub(std::move(hub)),
         m_caller(std::move(caller)),
-        m_bearer(std::move(bearer)) {}
+        m_bearer(std::move(bearer)),
+        m_first_message(std::move(first_message)),
+        m_listener(std::move(listener)) {}
 
   // Runs on the connection's strand.
   void start() {
@@ -234,6 +246,9 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
         "\r\n";
     // A comment first, so the client (and any proxy) sees the stream open.
     head += chunk_of(": stream open\n\n");
+    if (m_first_message) {
+      head += chunk_of(sse_event(*m_first_message));
+    }
     enqueue(std::move(head), false);
     // Attach after the head is queued, so every message follows it; once the
     // client sees the head, messages reach it. When the session ended
@@ -396,6 +411,9 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
     m_stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
     m_stream.close();
     m_hub->detach(this);
+    if (m_listener) {
+      m_listener->close();  // no more events for a stream nobody reads
+    }
   }
 
   Impl& m_impl;
@@ -406,6 +424,8 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
   std::shared_ptr<EventHub> m_hub;
   const mcp::Caller m_caller;
   const std::optional<std::string> m_bearer;
+  const std::optional<std::string> m_first_message;
+  const std::shared_ptr<mcp::Session> m_listener;
   std::mutex m_mutex;  // guards the queue and the flags below it
   std::deque<std::string> m_queue;
   std::size_t m_queued_bytes = 0;
@@ -639,10 +659,23 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return false;
     }
 
-    if (const auto version = header(head, "MCP-Protocol-Version"); version && !protocol_version_supported(*version)) {
-      prepare_error(http::status::bad_request, k_transport_error,
-                    "Bad Request: unsupported MCP-Protocol-Version " + std::string(*version));
-      return false;
+    // A POST's version is judged with its body (handle_post): the
+    // 2026-07-28 revision answers an unknown one with -32022 and the id.
+    if (const auto version = header(head, "MCP-Protocol-Version"); method != http::verb::post && version) {
+      if (mcp::is_stateless_protocol_version(trim_http_whitespace(*version)) &&
+          !header(head, "Mcp-Session-Id")) {
+        // 2026-07-28 has no GET stream and no session to delete.
+        prepare_error(http::status::method_not_allowed, k_transport_error,
+                      "Method Not Allowed: the 2026-07-28 revision is POST only (subscriptions/listen replaces the "
+                      "GET stream)");
+        m_response.set(http::field::allow, "POST");
+        return false;
+      }
+      if (!protocol_version_supported(*version)) {
+        prepare_error(http::status::bad_request, k_transport_error,
+                      "Bad Request: unsupported MCP-Protocol-Version " + std::string(*version));
+        return false;
+      }
     }
 
     const std::string_view accept = header(head, http::field::accept).value_or(std::string_view{});
@@ -1025,7 +1058,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     const bool as_event_stream =
         !accept_allows(header(request, http::field::accept).value_or(std::string_view{}), "application/json");
 
+    const auto version = header(request, "MCP-Protocol-Version");
     if (const auto session_id = header(request, "Mcp-Session-Id")) {
+      if (version && !protocol_version_supported(*version)) {
+        return send_error(http::status::bad_request, k_transport_error,
+                          "Bad Request: unsupported MCP-Protocol-Version " + std::string(*version));
+      }
       std::shared_ptr<HttpSession> session = m_impl.registry.find(*session_id, caller);
       if (!session) {
         session = m_impl.resume_session(*session_id, caller);
@@ -1039,6 +1077,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return send_answer(std::move(answer), as_event_stream, nullptr);
     }
 
+    // Without a session: a 2025 initialize, or a request of the stateless
+    // 2026-07-28 revision (whose header and envelope the session checks).
+    const bool legacy_version = version && protocol_version_supported(*version);
+    if (!legacy_version && !(is_initialize_request(request.body()) && !version)) {
+      return handle_stateless(request, caller);
+    }
     if (!is_initialize_request(request.body())) {
       return send_error(http::status::bad_request, k_transport_error,
                         "Bad Request: Mcp-Session-Id header is required (only initialize may come without it)");
@@ -1068,6 +1112,72 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
     m_impl.persist_session(*session);
     send_answer(std::move(answer), as_event_stream, &session->id);
+  }
+
+  // One request of the 2026-07-28 revision: answered by a session made for
+  // it alone, or turned into a subscriptions/listen stream.
+  void handle_stateless(Request& request, const mcp::Caller& caller) {
+    const std::string_view accept = header(request, http::field::accept).value_or(std::string_view{});
+    // Log messages the request asked for (_meta logLevel) go before the
+    // answer when the client takes an event stream.
+    auto collected = std::make_shared<std::vector<std::string>>();
+    auto collected_mutex = std::make_shared<std::mutex>();
+    std::shared_ptr<mcp::Session> session =
+        m_impl.server.open_stateless_session(caller, [collected, collected_mutex](std::string message) {
+          std::lock_guard lock(*collected_mutex);
+          collected->push_back(std::move(message));
+        });
+    const mcp::StatelessRequest stateless{request.body(), true, header(request, "MCP-Protocol-Version"),
+                                          header(request, "Mcp-Method"), header(request, "Mcp-Name")};
+    mcp::StatelessAnswer answer = session->handle_stateless(stateless);
+    if (answer.listening && answer.text) {
+      return start_listen_stream(std::move(session), caller, std::move(*answer.text));
+    }
+    session->close();
+    if (!answer.text) {
+      prepare(http::status::accepted);
+      return send();
+    }
+    std::vector<std::string> before;
+    {
+      std::lock_guard lock(*collected_mutex);
+      before.swap(*collected);
+    }
+    const bool as_event_stream = !accept_allows(accept, "application/json") ||
+                                 (!before.empty() && accept_allows(accept, "text/event-stream"));
+    prepare(static_cast<http::status>(answer.http_status));
+    if (as_event_stream) {
+      m_response.set(http::field::content_type, "text/event-stream");
+      m_response.set(http::field::cache_control, "no-cache");
+      std::string body;
+      for (const std::string& message : before) {
+        body += sse_event(message);
+      }
+      body += sse_event(*answer.text);
+      m_response.body() = std::move(body);
+    } else {
+      m_response.set(http::field::content_type, "application/json");
+      m_response.body() = std::move(*answer.text);
+    }
+    send();
+  }
+
+  // subscriptions/listen: the socket becomes an event stream that starts
+  // with the acknowledgement and carries what the filter asked for.
+  void start_listen_stream(std::shared_ptr<mcp::Session> session, const mcp::Caller& caller,
+                           std::string acknowledgement) {
+    auto hub = std::make_shared<EventHub>();
+    std::weak_ptr<EventHub> weak_hub = hub;
+    session->set_sink([weak_hub](std::string message) {
+      if (const std::shared_ptr<EventHub> alive = weak_hub.lock()) {
+        alive->publish(message);
+      }
+    });
+    m_impl.add_listen_hub(hub);
+    m_request.reset();  // a live stream, not a request in flight
+    std::make_shared<SseStream>(m_impl, std::move(m_stream), std::move(m_slot), std::move(hub), caller,
+                                std::move(m_bearer), std::move(acknowledgement), std::move(session))
+        ->start();
   }
 
   void handle_get(Request& request, const mcp::Caller& caller) {
@@ -1454,6 +1564,25 @@ void Impl::forget_session(std::string_view id) {
   }
 }
 
+void Impl::add_listen_hub(const std::shared_ptr<EventHub>& hub) {
+  std::lock_guard lock(listen_mutex);
+  std::erase_if(listen_hubs, [](const std::weak_ptr<EventHub>& entry) { return entry.expired(); });
+  listen_hubs.push_back(hub);
+}
+
+void Impl::end_listen_streams() {
+  std::vector<std::weak_ptr<EventHub>> hubs;
+  {
+    std::lock_guard lock(listen_mutex);
+    hubs.swap(listen_hubs);
+  }
+  for (const std::weak_ptr<EventHub>& entry : hubs) {
+    if (const std::shared_ptr<EventHub> hub = entry.lock()) {
+      hub->shut();
+    }
+  }
+}
+
 void Impl::stop() {
   stopped.store(true);
   ioc.stop();
@@ -1482,6 +1611,7 @@ Impl::~Impl() {
   for (const std::shared_ptr<HttpSession>& session : registry.remove_all()) {
     end_session(*session);
   }
+  end_listen_streams();
 }
 
 Result<std::unique_ptr<McpHttpServer>> McpHttpServer::start(HttpOptions options, mcp::Server& server,
@@ -1541,6 +1671,7 @@ void McpHttpServer::drain(std::chrono::milliseconds grace) {
   for (const std::shared_ptr<HttpSession>& session : impl.registry.remove_all()) {
     Impl::end_session(*session);
   }
+  impl.end_listen_streams();  // a 2026-07-28 client listens again on another replica
   // Event sockets send their close frame at their next tick
   // (events_recheck_ms); waiting for each peer's answer is not worth a
   // longer stop.

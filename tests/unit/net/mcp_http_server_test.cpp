@@ -192,10 +192,19 @@ TEST_F(McpHttpServerTest, InitializeThenRequestsOnOneKeptAliveConnection) {
 
 TEST_F(McpHttpServerTest, SessionIdRules) {
   start(options());
-  // Only initialize may come without a session.
-  const HttpReply missing = post(k_tools_list, post_headers());
+  // Under a 2025 revision only initialize may come without a session.
+  Headers legacy = post_headers();
+  legacy.emplace_back("MCP-Protocol-Version", "2025-11-25");
+  const HttpReply missing = post(k_tools_list, legacy);
   EXPECT_EQ(missing.status, 400);
   EXPECT_NE(missing.body.find("\"id\":null"), std::string::npos) << missing.body;
+  EXPECT_NE(missing.body.find("Mcp-Session-Id"), std::string::npos) << missing.body;
+  // Without a version header it reads as the stateless 2026-07-28 revision,
+  // whose envelope it lacks: 400, -32602, with the request's id.
+  const HttpReply stateless = post(k_tools_list, post_headers());
+  EXPECT_EQ(stateless.status, 400);
+  EXPECT_NE(stateless.body.find("-32602"), std::string::npos) << stateless.body;
+  EXPECT_EQ(stateless.body.find("\"id\":null"), std::string::npos) << stateless.body;
   EXPECT_EQ(post("{broken", post_headers()).status, 400);
   // Unknown session.
   EXPECT_EQ(post(k_tools_list, post_headers({}, "0123456789abcdef0123456789abcdef")).status, 404);
@@ -1129,6 +1138,62 @@ TEST_F(McpHttpServerTest, ProbesAnswerWithoutATokenAndReadinessFollowsItsCheck) 
   // A load balancer addresses the replica by its IP: no Host check here.
   EXPECT_EQ(exchange(client, "GET", {{"Host", "10.0.0.7:8787"}}, {}, "/healthz").status, 200);
   EXPECT_EQ(exchange(client, "POST", {{"Content-Type", "application/json"}}, "{}", "/healthz").status, 405);
+}
+
+// The stateless 2026-07-28 revision over HTTP: answered without a session,
+// a subscriptions/listen POST becomes an event stream that starts with the
+// acknowledgement and carries only the caller's notifications, and drain()
+// ends it; GET under the 2026 header is 405.
+TEST_F(McpHttpServerTest, StatelessRevisionAndListenStreams) {
+  start(options(/*anonymous=*/false));
+  const std::string meta =
+      R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
+  auto modern_headers = [&](const std::string& bearer, const std::string& method) {
+    Headers headers = post_headers(bearer);
+    headers.emplace_back("MCP-Protocol-Version", "2026-07-28");
+    headers.emplace_back("Mcp-Method", method);
+    return headers;
+  };
+  HttpTestClient client(m_port);
+  const HttpReply discovered = exchange(client, "POST", modern_headers(m_alice, "server/discover"),
+                                        R"({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{)" + meta + "}}");
+  EXPECT_EQ(discovered.status, 200) << discovered.body;
+  EXPECT_TRUE(discovered.header("mcp-session-id").empty());
+  EXPECT_NE(discovered.body.find(R"("supportedVersions":["2026-07-28")"), std::string::npos) << discovered.body;
+  const HttpReply removed =
+      exchange(client, "POST", modern_headers(m_alice, "ping"), R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{)" + meta + "}}");
+  EXPECT_EQ(removed.status, 404);
+  EXPECT_EQ(exchange(client, "GET", {{"Authorization", "Bearer " + m_alice}, {"Accept", "text/event-stream"},
+                                     {"MCP-Protocol-Version", "2026-07-28"}})
+                .status,
+            405);
+
+  auto listen = [&](const std::string& bearer) {
+    auto stream = std::make_unique<HttpTestClient>(m_port);
+    const std::string body = R"({"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{"notifications":{"resourcesListChanged":true},)" +
+                             meta + "}}";
+    EXPECT_TRUE(stream->send_request("POST", "/mcp", modern_headers(bearer, "subscriptions/listen"), body));
+    const std::optional<HttpReply> head = stream->read_head();
+    EXPECT_EQ(head.value_or(HttpReply{}).status, 200);
+    EXPECT_EQ(head.value_or(HttpReply{}).header("content-type"), "text/event-stream");
+    EXPECT_TRUE(stream->read_stream_until("notifications/subscriptions/acknowledged"));
+    return stream;
+  };
+  auto alice = listen(m_alice);
+  auto bob = listen(m_bob);
+  m_mcp->notify_changed({m_tree.path() / "users" / "alice" / "skills" / "alice-secret" / "SKILL.md"});
+  const std::optional<std::string> heard = alice->read_stream_until("list_changed", 5000);
+  ASSERT_TRUE(heard);
+  EXPECT_NE(heard->find(R"("io.modelcontextprotocol/subscriptionId":"sub")"), std::string::npos) << *heard;
+  EXPECT_EQ(heard->find("prompts/list_changed"), std::string::npos) << *heard;  // not asked for
+  EXPECT_FALSE(bob->read_stream_until("list_changed", 300)) << "bob heard of alice's change";
+
+  m_http->drain(2s);
+  std::optional<std::string> chunk;
+  do {
+    chunk = alice->read_chunk(5000);
+  } while (chunk && !chunk->empty());
+  EXPECT_TRUE(chunk && chunk->empty()) << "drain did not end the listen stream";
 }
 
 }  // namespace
