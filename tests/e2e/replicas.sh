@@ -35,5 +35,6 @@ url=$("$SKILLRT_SOURCE_DIR/scripts/pg-test-cluster" start) || fail "could not st
 home=$(make_home)
 printf 'database:\n  url: "%s"\n' "$url" >"$home/config.yaml"
 
-export HOME_DIR=$home PG_URL=$url PG_CLUSTER="$SKILLRT_SOURCE_DIR/scripts/pg-test-cluster"
+export HOME_DIR=$home PG_URL=$url PG_CLUSTER="$SKILLRT_SOURCE_DIR/scripts/pg-test-cluster" \
+  CONFORMANCE="$NODE_TOOLS/@modelcontextprotocol/conformance/dist/index.js"
 timeout 240 "$NODE_BIN" "$here/replicas/replicas.mjs" || fail "the replica checks failed (output above)"

@@ -5,11 +5,14 @@
 //
 // Environment: SKILLRT_BIN, HOME_DIR (config.yaml names the database),
 // PG_URL, PG_CLUSTER (scripts/pg-test-cluster, with SKILLRT_PG_STATE set).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from '../mcp/sdk.mjs';
+import {
+  Client as ClientV2, SkillsClient, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '../mcp/sdk2.mjs';
 import {
   check, checkNoSanitizerReport, createToken, log, main, sleep, startServe, waitFor,
   watchNotifications,
@@ -31,8 +34,10 @@ const logRows = (where) => psql(`SELECT seq FROM skill_changes WHERE ${where} OR
   .split('\n').filter(Boolean).map(Number);
 
 async function startReplica(name, extra = []) {
+  // --allow-anonymous: the conformance suite connects without a token
+  // (read-only, shared skills only); every other client here has one.
   const proc = await startServe(['--home', home, 'serve', '--listen', '127.0.0.1:0', '--threads', '2',
-    '--sweep-interval-ms', String(SWEEP_MS), ...extra]);
+    '--allow-anonymous', '--sweep-interval-ms', String(SWEEP_MS), ...extra]);
   proc.name = name;
   proc.base = proc.url.replace(/\/mcp$/, '');
   replicas[name] = proc;
@@ -76,6 +81,42 @@ async function mcpClient(replica, token, name) {
   await client.connect(transport);
   clients.push(client);
   return { client, seen, transport };
+}
+
+// The official v2 client on the stateless 2026-07-28 revision.
+async function mcpClientV2(replica, token, name) {
+  const transport = new StreamableHTTPClientTransportV2(new URL(replica.url),
+    { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const client = new ClientV2({ name, version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+// Conformance scenarios of both revisions against one replica; throws on a
+// FAILURE check other than those needing the suite's own fixture tools.
+function conformance(replica) {
+  const fixtureChecks = new Set(['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400',
+    'sep-2575-http-server-no-independent-requests-on-stream', 'sep-2575-server-no-log-without-loglevel']);
+  const target = replica.url.replace('127.0.0.1', 'localhost');
+  let checks = 0;
+  for (const [scenario, version] of [['server-stateless', '2026-07-28'], ['tools-list', '2026-07-28'],
+    ['server-initialize', '2025-11-25'], ['sep-2640-skills-enumeration', '2026-07-28']]) {
+    const out = fs.mkdtempSync(path.join(home, '..', `conformance-${replica.name}-`));
+    try {
+      execFileSync(process.execPath, [process.env.CONFORMANCE, 'server', '--url', target, '--scenario', scenario,
+        '--spec-version', version, '--force', '-o', out], { stdio: 'pipe', timeout: 60000 });
+    } catch { /* exit 1 on any FAILURE: judged from checks.json below */ }
+    const file = fs.readdirSync(out, { recursive: true }).find((f) => f.endsWith('checks.json'));
+    check(file, `conformance ${scenario} against ${replica.name} wrote no checks.json`);
+    const results = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
+    const failures = results.filter((c) => c.status === 'FAILURE' &&
+      !(fixtureChecks.has(c.id) && (c.errorMessage ?? '').startsWith('Not testable:')));
+    check(failures.length === 0, `conformance ${scenario}@${version} against ${replica.name}: ` +
+      failures.map((f) => `${f.id}: ${f.errorMessage}`).join('; '));
+    checks += results.length;
+  }
+  return checks;
 }
 
 // Every row of the log that `user` may see after `after` reached the socket,
@@ -128,6 +169,58 @@ async function body() {
   const event = aliceOnC.messages.find((m) => m.type === 'skill.created' && m.name === 'written-on-a');
   check(row.length === 1 && event.seq === row[0], `the event's number ${event.seq} is the log's ${row}`);
   log(`A's write reached B's MCP client in ${mcpLatency} ms and C's WebSocket in ${wsLatency} ms, numbered as in the log`);
+
+  // --- the 2026-07-28 revision on every replica ------------------------------
+  let conformanceChecks = 0;
+  for (const replica of [a, b, c]) {
+    const v2 = await mcpClientV2(replica, alice, `v2-on-${replica.name}`);
+    check(v2.client.getNegotiatedProtocolVersion() === '2026-07-28',
+      `the v2 client negotiated ${v2.client.getNegotiatedProtocolVersion()} with ${replica.name}`);
+    const skills = new SkillsClient(v2.client);
+    const listing = await skills.list();
+    const entry = listing.skills.find((s) => s.uri === 'skill://written-on-a/SKILL.md');
+    check(entry, `the v2 SkillsClient on ${replica.name} does not list written-on-a: ${listing.skills.map((s) => s.uri)}`);
+    const file = await skills.read((await skills.get(entry.uri)).skill);
+    check(file.verified && file.frontmatter.name === 'written-on-a', `verified read on ${replica.name}`);
+    conformanceChecks += conformance(replica);
+  }
+  // A write on A reaches a subscriptions/listen stream on B within 1 s.
+  const listenerOnB = await mcpClientV2(b, alice, 'v2-listener-on-b');
+  const heardOnB = [];
+  listenerOnB.client.setNotificationHandler('notifications/resources/list_changed', () => heardOnB.push(Date.now()));
+  await listenerOnB.client.listen({ resourcesListChanged: true });
+  await sleep(SWEEP_MS * 2);
+  heardOnB.length = 0;
+  const listenSent = Date.now();
+  check((await create(a, alice, 'heard-by-listen')).status === 201, 'create on A for the listen stream');
+  await waitFor(() => heardOnB.length > 0, 3000, "A's write on B's listen stream");
+  const listenLatency = heardOnB[0] - listenSent;
+  check(listenLatency <= 1000, `B's listen stream heard of A's write after ${listenLatency} ms`);
+  log(`the v2 client negotiated 2026-07-28 with A, B and C and verified skills through its SkillsClient; ` +
+      `${conformanceChecks} conformance checks of both revisions passed against the three; B's listen stream ` +
+      `heard A's write in ${listenLatency} ms`);
+
+  // --- a token revoked through one replica's database is refused by all within 1 s
+  const spare = await createToken(home, 'alice', 'org1', 'revoked-soon');
+  for (const replica of [a, b, c]) {
+    check((await rest(replica, 'GET', '/skills', spare.bearer)).status === 200, `the spare token on ${replica.name}`);
+  }
+  const revoked = spawnSync(process.env.SKILLRT_BIN, ['--home', home, 'token', 'revoke', spare.id], { encoding: 'utf8' });
+  check(revoked.status === 0, `token revoke: ${revoked.stderr}`);
+  const revokedAt = Date.now();
+  const refusedAfter = {};
+  await waitFor(async () => {
+    for (const replica of [a, b, c]) {
+      if (refusedAfter[replica.name] === undefined &&
+          (await rest(replica, 'GET', '/skills', spare.bearer)).status === 401) {
+        refusedAfter[replica.name] = Date.now() - revokedAt;
+      }
+    }
+    return Object.keys(refusedAfter).length === 3;
+  }, 5000, 'every replica to refuse the revoked token');
+  const slowest = Math.max(...Object.values(refusedAfter));
+  check(slowest <= 1000, `a replica accepted the revoked token for ${slowest} ms: ${JSON.stringify(refusedAfter)}`);
+  log(`a revoked token was refused by every replica within ${slowest} ms (${JSON.stringify(refusedAfter)})`);
 
   // --- isolation across replicas ------------------------------------------
   const shared = await create(b, owner, 'shared-sentinel', { layer: 'shared' });
