@@ -196,6 +196,10 @@ class Session {
   const Caller& caller() const;
 
   void set_sink(MessageSink sink);
+  // Sends what a client that missed notifications needs to catch up: both
+  // list_changed and resources/updated for every subscription (a stream
+  // resumed where its missed messages cannot be replayed).
+  void resync();
   // No more notifications; later handle() calls still answer.
   void close();
 

@@ -497,6 +497,8 @@ std::uint64_t Session::state_version() const {
 
 const Caller& Session::caller() const { return m_impl->caller; }
 
+void Session::resync() { m_impl->skills_changed({}); }
+
 void Session::set_sink(MessageSink sink) {
   auto shared = sink ? std::make_shared<const MessageSink>(std::move(sink)) : nullptr;
   std::lock_guard lock(m_impl->sink_mutex);

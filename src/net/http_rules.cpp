@@ -232,9 +232,14 @@ std::string jsonrpc_error_body(int code, std::string_view message) {
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string sse_event(std::string_view message) {
+std::string sse_event(std::string_view message, std::string_view id) {
   std::string frame;
-  frame.reserve(message.size() + 32);
+  frame.reserve(message.size() + id.size() + 40);
+  if (!id.empty()) {
+    frame += "id: ";
+    frame += id;
+    frame += '\n';
+  }
   frame += "event: message\n";
   while (true) {
     const std::size_t newline = message.find('\n');

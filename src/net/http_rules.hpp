@@ -66,9 +66,10 @@ bool is_initialize_request(std::string_view body);
 // 4xx/5xx answers.
 std::string jsonrpc_error_body(int code, std::string_view message);
 
-// One Server-Sent Events frame carrying a JSON-RPC message: "event: message",
-// one "data:" line per line of `message`, then the blank line.
-std::string sse_event(std::string_view message);
+// One Server-Sent Events frame carrying a JSON-RPC message: "id: ID" when
+// `id` is not empty, "event: message", one "data:" line per line of
+// `message`, then the blank line.
+std::string sse_event(std::string_view message, std::string_view id = {});
 
 // True when `version` is one the MCP layer speaks (MCP-Protocol-Version header).
 bool protocol_version_supported(std::string_view version);

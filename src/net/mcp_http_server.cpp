@@ -232,8 +232,10 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
         m_first_message(std::move(first_message)),
         m_listener(std::move(listener)) {}
 
-  // Runs on the connection's strand.
-  void start() {
+  // Runs on the connection's strand. `last_event_id`: the GET's
+  // Last-Event-ID; true when the hub could not replay from it, so the
+  // session must tell the client what it needs to catch up.
+  bool start(std::optional<std::string_view> last_event_id = std::nullopt) {
     m_stream.expires_never();
     beast::error_code ignored;  // a refused size only leaves the kernel's default
     m_stream.socket().set_option(
@@ -253,14 +255,25 @@ class SseStream final : public EventStream, public std::enable_shared_from_this<
     // Attach after the head is queued, so every message follows it; once the
     // client sees the head, messages reach it. When the session ended
     // meanwhile, attach() finishes the stream (an empty, ended stream).
-    if (!m_hub->attach(shared_from_this(), m_impl.options.max_streams_per_session)) {
-      return;
+    bool resync = false;
+    if (last_event_id) {
+      const EventHub::Resumed resumed =
+          m_hub->attach_after(shared_from_this(), *last_event_id, m_impl.options.max_streams_per_session);
+      if (!resumed.attached) {
+        return false;
+      }
+      resync = !resumed.replayed;
+    } else if (!m_hub->attach(shared_from_this(), m_impl.options.max_streams_per_session)) {
+      return false;
     }
     watch_for_close();
     arm_keepalive();
+    return resync;
   }
 
-  bool offer(const std::string& message) override { return enqueue(chunk_of(sse_event(message)), true); }
+  bool offer(const std::string& message, const std::string& event_id) override {
+    return enqueue(chunk_of(sse_event(message, event_id)), true);
+  }
 
   void finish() override {
     bool start_writing = false;
@@ -1192,11 +1205,20 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (!session) {
       return send_error(http::status::not_found, k_session_not_found, "Session not found");
     }
+    std::optional<std::string> last_event_id;
+    if (const auto last = header(request, "Last-Event-ID")) {
+      last_event_id = std::string(trim_http_whitespace(*last));
+    }
     // The socket now belongs to the stream; this connection ends here.
     m_request.reset();  // a live stream, not a request in flight
-    std::make_shared<SseStream>(m_impl, std::move(m_stream), std::move(m_slot), session->hub, caller,
-                                std::move(m_bearer))
-        ->start();
+    const bool resync = std::make_shared<SseStream>(m_impl, std::move(m_stream), std::move(m_slot), session->hub,
+                                                    caller, std::move(m_bearer))
+                            ->start(last_event_id);
+    if (resync) {
+      // A Last-Event-ID this replica cannot replay from (the stream was on
+      // another replica, or too much happened since): the client re-reads.
+      session->session->resync();
+    }
   }
 
   void handle_delete(Request& request, const mcp::Caller& caller) {

@@ -12,12 +12,13 @@ namespace {
 class KeepingStream final : public EventStream {
  public:
   explicit KeepingStream(std::size_t capacity = 1000) : m_capacity(capacity) {}
-  bool offer(const std::string& message) override {
+  bool offer(const std::string& message, const std::string& event_id) override {
     std::lock_guard lock(m_mutex);
     if (m_finished || messages.size() >= m_capacity) {
       return false;
     }
     messages.push_back(message);
+    ids.push_back(event_id);
     return true;
   }
   void finish() override {
@@ -29,6 +30,7 @@ class KeepingStream final : public EventStream {
     return m_finished;
   }
   std::vector<std::string> messages;
+  std::vector<std::string> ids;
 
  private:
   std::mutex m_mutex;
@@ -36,9 +38,65 @@ class KeepingStream final : public EventStream {
   bool m_finished = false;
 };
 
-TEST(EventHub, NoStreamDropsTheMessage) {
+TEST(EventHub, NoStreamTakesTheMessage) {
   EventHub hub;
   EXPECT_FALSE(hub.publish("m"));
+}
+
+TEST(EventHub, ReconnectingWithTheLastEventIdReplaysWhatWasMissed) {
+  EventHub hub;
+  auto first = std::make_shared<KeepingStream>();
+  ASSERT_TRUE(hub.attach(first));
+  hub.publish("m1");
+  hub.publish("m2");
+  ASSERT_EQ(first->ids.size(), 2u);
+  EXPECT_NE(first->ids[0], first->ids[1]);
+  const std::string seen = first->ids[0];  // the client saw m1 only, then lost the stream
+  hub.detach(first.get());
+  EXPECT_FALSE(hub.publish("m3"));  // no stream open: kept for replay
+  auto again = std::make_shared<KeepingStream>();
+  const EventHub::Resumed resumed = hub.attach_after(again, seen);
+  EXPECT_TRUE(resumed.attached);
+  EXPECT_TRUE(resumed.replayed);
+  EXPECT_EQ(again->messages, (std::vector<std::string>{"m2", "m3"}));
+  EXPECT_EQ(again->ids[0], first->ids[1]);  // the same ids as the first time
+  hub.publish("m4");
+  EXPECT_EQ(again->messages.back(), "m4");
+  // Resuming from the newest id replays nothing, and is still a resume.
+  auto newest = std::make_shared<KeepingStream>();
+  EXPECT_TRUE(hub.attach_after(newest, again->ids.back()).replayed);
+  EXPECT_TRUE(newest->messages.empty());
+}
+
+TEST(EventHub, AnIdItCannotResumeFromAsksForAResync) {
+  EventHub hub;
+  EventHub other;  // another replica's hub for the same session
+  auto there = std::make_shared<KeepingStream>();
+  ASSERT_TRUE(other.attach(there));
+  other.publish("x");
+  for (const std::string id : {there->ids[0], std::string("garbage"), std::string("-"), std::string("")}) {
+    auto stream = std::make_shared<KeepingStream>();
+    const EventHub::Resumed resumed = hub.attach_after(stream, id);
+    EXPECT_TRUE(resumed.attached) << id;
+    EXPECT_FALSE(resumed.replayed) << id;
+    EXPECT_TRUE(stream->messages.empty()) << id;
+  }
+  // Older than what is kept: the messages in between are gone.
+  auto first = std::make_shared<KeepingStream>();
+  hub.attach(first);
+  hub.publish("m0");
+  const std::string oldest = first->ids[0];
+  hub.detach(first.get());
+  for (std::size_t i = 0; i < EventHub::k_replay_messages + 1; ++i) {
+    hub.publish("m");
+  }
+  auto late = std::make_shared<KeepingStream>();
+  EXPECT_FALSE(hub.attach_after(late, oldest).replayed);
+  EXPECT_TRUE(late->messages.empty());
+  // An id from this hub's future is not one it gave.
+  auto future = std::make_shared<KeepingStream>();
+  const std::string epoch = oldest.substr(0, oldest.rfind('-'));
+  EXPECT_FALSE(hub.attach_after(future, epoch + "-999999").replayed);
 }
 
 TEST(EventHub, EachMessageGoesToExactlyOneStreamInTurn) {

@@ -385,6 +385,42 @@ TEST_F(McpHttpServerTest, EventStreamCarriesNotifications) {
   EXPECT_TRUE(chunk && chunk->empty());
 }
 
+// 2025 revisions: a GET stream that reconnects with Last-Event-ID gets what
+// was sent after that event, also what was published while no stream was
+// open; an id the server cannot replay from (another replica's) brings both
+// list_changed at once, so the client re-reads.
+TEST_F(McpHttpServerTest, StreamsResumeAfterTheLastEventId) {
+  start(options());
+  const std::string session = open_session();
+  std::string last_id;
+  {
+    auto stream = open_stream(session);
+    m_mcp->notify_changed({});
+    const std::optional<std::string> events = stream->read_stream_until("prompts/list_changed");
+    ASSERT_TRUE(events);
+    const std::size_t at = events->rfind("id: ");
+    ASSERT_NE(at, std::string::npos) << *events;
+    last_id = events->substr(at + 4, events->find('\n', at) - at - 4);
+  }  // the client goes away
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the server notices the closed socket
+  m_mcp->notify_changed({});  // sent while no stream is open
+  auto resumed = std::make_unique<HttpTestClient>(m_port);
+  ASSERT_TRUE(resumed->send_request(
+      "GET", "/mcp", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", session}, {"Last-Event-ID", last_id}}));
+  ASSERT_EQ(resumed->read_head().value_or(HttpReply{}).status, 200);
+  const std::optional<std::string> missed = resumed->read_stream_until("prompts/list_changed", 5000);
+  ASSERT_TRUE(missed) << "the messages sent while no stream was open were not replayed";
+  EXPECT_NE(missed->find("resources/list_changed"), std::string::npos) << *missed;
+
+  auto foreign = std::make_unique<HttpTestClient>(m_port);
+  ASSERT_TRUE(foreign->send_request("GET", "/mcp",
+                                    {{"Accept", "text/event-stream"},
+                                     {"Mcp-Session-Id", session},
+                                     {"Last-Event-ID", "0123456789abcdef-7"}}));
+  ASSERT_EQ(foreign->read_head().value_or(HttpReply{}).status, 200);
+  EXPECT_TRUE(foreign->read_stream_until("list_changed", 5000)) << "no resync for an id from elsewhere";
+}
+
 TEST_F(McpHttpServerTest, EachNotificationGoesToOneStream) {
   start(options());
   const std::string session = open_session();
