@@ -113,6 +113,14 @@ class ServeCommand final : public Command {
                    "Serve the web UI's files from this folder instead of the built-in copy (UI development)")
         ->check(CLI::ExistingDirectory);
     sub.add_flag("--no-web-ui", m_no_web_ui, "Do not serve the web UI at / (nor sign-in cookies)");
+    sub.add_option("--db-connections", m_db_connections,
+                   "Database connections the requests share (default 4 over PostgreSQL, 1 on SQLite); the "
+                   "replica also keeps up to 4 more (tokens, change log, its listener, MCP sessions)")
+        ->check(CLI::Range(1u, 256u));
+    sub.add_option("--db-wait-ms", m_db_wait_ms,
+                   "How long a request waits for a free database connection before it is refused as busy "
+                   "(503 with Retry-After on the REST API; default 2000)")
+        ->check(CLI::Range(1u, 60'000u));
     sub.add_option("--auth-cache-ms", m_auth_cache_ms,
                    "Reuse a successful token check this long: the longest a token revoked anywhere (another "
                    "replica, the CLI) keeps working here (default 750; 0 = check every request)")
@@ -185,6 +193,10 @@ class ServeCommand final : public Command {
     server_options.base = inv.ctx;
     server_options.config = inv.config;
     server_options.store = store::store_source(location, inv.ctx);
+    // SQLite serializes writers anyway, and one connection keeps one search
+    // cache; PostgreSQL serves requests side by side.
+    server_options.store_connections = m_db_connections != 0 ? m_db_connections : (replicated ? 4 : 1);
+    server_options.store_wait = std::chrono::milliseconds(m_db_wait_ms);
     server_options.transport = "http";
     if (replicated) {
       server_options.poll_database = false;
@@ -332,6 +344,8 @@ class ServeCommand final : public Command {
   // keeps working on a running server (docs/compat.md). Every replica reads
   // revocations from the one database, so this bounds them all.
   unsigned m_auth_cache_ms = 750;
+  unsigned m_db_connections = 0;  // 0: 4 over PostgreSQL, 1 on SQLite
+  unsigned m_db_wait_ms = 2000;
   unsigned m_sweep_interval_ms = 2000;
   bool m_no_inotify = false;
   unsigned m_drain_seconds = 10;

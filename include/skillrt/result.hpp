@@ -20,6 +20,7 @@ enum class ErrorCode : std::uint8_t {
   limit_exceeded,    // a named limit in limits.hpp was hit
   io_error,          // the filesystem said no
   internal,          // a bug
+  busy,              // a shared resource (the database connections) is taken by others; try again
 };
 
 // A position inside a source file; 1-based, 0 = unknown.

@@ -20,6 +20,8 @@ unsigned http_status_of(ErrorCode code) {
     return 403;
   case ErrorCode::limit_exceeded:
     return 413;
+  case ErrorCode::busy:
+    return 503;
   case ErrorCode::io_error:
   case ErrorCode::internal:
     return 500;
@@ -36,7 +38,11 @@ ApiResponse error_answer(unsigned status, std::string_view message) {
 }
 
 ApiResponse error_answer(const Error& error) {
-  return json_answer(http_status_of(error.code), protocol::error_result_json(error));
+  ApiResponse answer = json_answer(http_status_of(error.code), protocol::error_result_json(error));
+  if (error.code == ErrorCode::busy) {
+    answer.headers.emplace_back("Retry-After", "1");  // the connections free up within a request's time
+  }
+  return answer;
 }
 
 ApiResponse manage_answer(const core::ManageResult& result, unsigned success_status) {

@@ -1,17 +1,3 @@
-Result<core::SkillStore*> Server::Impl::open_store_locked() {
-  if (!store) {
-    if (!options.store.open) {
-      return fail(ErrorCode::io_error, "no database is configured for this server");
-    }
-    auto opened = options.store.open();
-    if (!opened) {
-      return tl::unexpected(opened.error());
-    }
-    store = std::move(*opened);
-  }
-  return store.get();
-}
-
 // Server: what every session shares — the options, the event bus, the
 // database store, catalog snapshots per (user, org), the registry of open
 // sessions, and the watcher that tells them when skills change.
@@ -187,9 +173,8 @@ void Server::Impl::poll_store() {
   {
     // Polling must not create HOME/skillrt.db in a home that never used the
     // database: no file, no rows, nothing to compare yet.
-    std::lock_guard lock(store_mutex);
     const bool absent = !options.store.open || (options.store.exists && !options.store.exists());
-    if (!store && absent) {
+    if (!stores.any_open() && absent) {
       store_stamps.clear();
       store_stamps_known = true;  // no rows yet: the first rows will be news
       return;

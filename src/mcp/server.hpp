@@ -51,6 +51,10 @@ struct ServerOptions {
   // The database, opened on first use. The server never picks or opens one
   // itself: apps/ composes it (store::store_source), tests hand in theirs.
   core::SkillStoreSource store;
+  // Stores (database connections) opened at most, shared by all requests;
+  // how long a request waits for a free one before it is refused as busy.
+  std::size_t store_connections = 1;
+  std::chrono::milliseconds store_wait{2000};
   std::string transport = "stdio";  // "stdio" | "http": only informs serverInfo/instructions
   // When true the server starts the inotify watcher and the database poller
   // itself (core/watch) and keeps catalog snapshots until they report a

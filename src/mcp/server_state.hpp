@@ -23,6 +23,7 @@
 #include "core/watch/tree_fingerprint.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/server.hpp"
+#include "mcp/store_pool.hpp"
 #include "mcp/view_cache.hpp"
 #include "skillrt/result.hpp"
 
@@ -75,8 +76,7 @@ struct Server::Impl {
   core::EventBus bus;
   core::EventBus::Subscription own_writes;  // drops stale snapshots on every change event (Server's constructor)
 
-  std::mutex store_mutex;  // the store adapters are not meant for concurrent use
-  std::unique_ptr<core::SkillStore> store;
+  StorePool stores;  // the database connections (store_pool.hpp)
 
   std::mutex snapshots_mutex;
   std::map<std::string, std::shared_ptr<const Snapshot>> snapshots;  // key: user '\n' org
@@ -102,7 +102,9 @@ struct Server::Impl {
   bool swept_known = false;
   std::vector<std::filesystem::path> shared_roots;  // set by start_watching
 
-  explicit Impl(ServerOptions opts) : options(std::move(opts)) {}
+  explicit Impl(ServerOptions opts)
+      : options(std::move(opts)),
+        stores(options.store, StorePool::Options{options.store_connections, options.store_wait, 256}) {}
 
   // The context of a caller: the base with the caller's identity and our bus.
   core::Context context_for(const Caller& caller);
@@ -110,9 +112,8 @@ struct Server::Impl {
   std::shared_ptr<const Snapshot> snapshot(const core::Context& ctx);
   // Drops the snapshots of `user` (nullopt: every snapshot).
   void invalidate(const std::optional<std::string>& user);
-  // Runs `work` with the opened store under its lock; the open error otherwise.
+  // Runs `work` with a store of the pool; the open error or busy otherwise.
   template <typename Work> auto with_store(Work&& work) -> decltype(work(std::declval<core::SkillStore&>()));
-  Result<core::SkillStore*> open_store_locked();
   // Live sessions (expired and closed ones are pruned).
   std::vector<std::shared_ptr<Session::Impl>> live_sessions();
   // Tells the sessions `entitled` selects that skills changed.
@@ -144,12 +145,11 @@ struct Server::Impl {
 
 template <typename Work>
 auto Server::Impl::with_store(Work&& work) -> decltype(work(std::declval<core::SkillStore&>())) {
-  std::lock_guard lock(store_mutex);
-  auto opened = open_store_locked();
-  if (!opened) {
-    return tl::unexpected(opened.error());
+  auto lease = stores.acquire();
+  if (!lease) {
+    return tl::unexpected(lease.error());
   }
-  return work(**opened);
+  return work(**lease);
 }
 
 // MCP logging levels, least severe first; -1 = the client asked for none.

@@ -18,6 +18,8 @@ const char* error_code_name(ErrorCode code) {
       return "limit_exceeded";
     case ErrorCode::io_error:
       return "io_error";
+    case ErrorCode::busy:
+      return "busy";
     case ErrorCode::internal:
       return "internal";
   }
