@@ -1,14 +1,15 @@
 #include "store/sqlite/sqlite_store.hpp"
 
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
 #include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
+#include "store/sqlite/bm25_top_k.hpp"
 #include "store/sqlite/fts_query.hpp"
 #include "store/sqlite/scoped_ranking.hpp"
+#include "store/sqlite/search_cache.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_schema.hpp"
 
@@ -23,9 +24,6 @@ using sqlite::Transaction;
 
 constexpr const char* k_row_columns =
     "id, user_id, name, description, content, category, version, is_active, created_at, updated_at";
-
-// The columns a query's words are looked for in (never `scope`).
-constexpr const char* k_text_columns = "{name description tags triggers body}";
 
 // The one token of the `scope` column: "shared", or "u" followed by each byte
 // of the user id as three decimal digits. Digits only after the prefix, so the
@@ -122,6 +120,7 @@ public:
     if (!tx) {
       return pass(tx.error());
     }
+    const bool search_cache_current = m_search_cache.is_current(*m_conn);
     if (auto existing = active_row(user_id, skill.name); existing) {
       return fail(ErrorCode::refused, "A database skill named '" + skill.name + "' already exists for this user.");
     } else if (existing.error().code != ErrorCode::not_found) {
@@ -156,6 +155,7 @@ public:
     if (auto done = tx->commit(); !done) {
       return pass(done.error());
     }
+    m_search_cache.after_commit(*m_conn, search_cache_current);
     return row;
   }
 
@@ -174,6 +174,7 @@ public:
     if (!tx) {
       return pass(tx.error());
     }
+    const bool search_cache_current = m_search_cache.is_current(*m_conn);
     auto current = active_row(user_id, name);
     if (!current) {
       return pass(current.error());
@@ -207,6 +208,7 @@ public:
     if (auto done = tx->commit(); !done) {
       return pass(done.error());
     }
+    m_search_cache.after_commit(*m_conn, search_cache_current);
     return row;
   }
 
@@ -219,6 +221,7 @@ public:
     if (!tx) {
       return pass(tx.error());
     }
+    const bool search_cache_current = m_search_cache.is_current(*m_conn);
     auto current = active_row(user_id, name);
     if (!current) {
       return pass(current.error());
@@ -237,6 +240,7 @@ public:
     if (auto done = tx->commit(); !done) {
       return pass(done.error());
     }
+    m_search_cache.after_commit(*m_conn, search_cache_current);
     return current;
   }
 
@@ -289,6 +293,7 @@ public:
     if (!tx) {
       return pass(tx.error());
     }
+    const bool search_cache_current = m_search_cache.is_current(*m_conn);
     for (const std::string& key : removed_keys) {
       if (key.rfind("db:", 0) == 0) {
         continue; // database rows leave the index only through delete_skill
@@ -302,9 +307,17 @@ public:
         return put;
       }
     }
-    return tx->commit();
+    if (auto done = tx->commit(); !done) {
+      return done;
+    }
+    m_search_cache.after_commit(*m_conn, search_cache_current);
+    return {};
   }
 
+  // bm25 over the caller's scope, summed in memory over each word's postings
+  // (bm25_top_k.hpp), which the cache reads out of FTS5 once and keeps in step
+  // with this connection's writes (search_cache.hpp); only the hits' own
+  // columns are read per query.
   Result<std::vector<core::SearchHit>> search(std::optional<std::string_view> user_id, std::string_view query,
                                               std::size_t limit) override {
     if (user_id) {
@@ -320,105 +333,61 @@ public:
       return std::vector<core::SearchHit>{};
     }
     std::lock_guard lock(m_mutex);
-    const Scope scope = scope_of(user_id);
-    auto stats = scope_statistics(scope);
-    if (!stats) {
-      return pass(stats.error());
+    if (auto fresh = m_search_cache.drop_what_may_be_stale(*m_conn); !fresh) {
+      return pass(fresh.error());
     }
-    auto weighed = words_with_weight(scope, **stats, words);
-    if (!weighed) {
-      return pass(weighed.error());
+    // The scope: shared documents, and the caller's own.
+    std::vector<std::string> owners{scope_token("")};
+    if (user_id) {
+      owners.push_back(scope_token(*user_id));
     }
-    auto hits = top_hits(scope, **stats, *weighed, limit);
-    if (hits && weighed->size() < words.size() && hits->size() < limit) {
-      // Too few rows hold a word that weighs: the rest of the window is the
-      // rows holding only the dropped words (near-zero scores), as before.
-      return top_hits(scope, **stats, words, limit);
+    CorpusSize corpus;
+    double total_length = 0;
+    for (const std::string& owner : owners) {
+      auto size = m_search_cache.owner_size(*m_conn, owner);
+      if (!size) {
+        return pass(size.error());
+      }
+      corpus.documents += size->documents;
+      total_length += size->total_length;
     }
-    return hits;
+    corpus.average_length = corpus.documents > 0 ? total_length / static_cast<double>(corpus.documents) : 0;
+    std::vector<WordPostings> postings(words.size());
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      for (const std::string& owner : owners) {
+        auto list = m_search_cache.postings(*m_conn, owner, words[w]);
+        if (!list) {
+          return pass(list.error());
+        }
+        postings[w].lists.push_back(*list);
+      }
+    }
+    const std::vector<RankedRow> ranked = bm25_top_k(corpus, postings, limit);
+    return hits_of(ranked, user_id ? std::string(*user_id) : std::string());
   }
 
 private:
-  // Who a search is for, as FTS5 sees it: the scope tokens it may match and
-  // how many phrases they take at the front of the MATCH expression.
-  struct Scope {
-    std::string viewer;      // user id, "" for no user
-    std::string expression;  // scope : ("shared" [OR "u…"])
-    int phrases = 1;
-  };
-
-  static Scope scope_of(std::optional<std::string_view> user_id) {
-    Scope scope;
-    scope.expression = "scope : (\"shared\"";
-    if (user_id) {
-      scope.viewer = std::string(*user_id);
-      scope.expression += " OR \"" + scope_token(*user_id) + "\"";
-      scope.phrases = 2;
-    }
-    scope.expression += ")";
-    return scope;
-  }
-
-  // What the ranking of one scope needs, counted over that scope's documents
-  // only (see scoped_ranking.hpp for why), kept between searches.
-  struct ScopeStatistics {
-    std::int64_t documents = 0;
-    double average_length = 0;  // tokens in the text columns
-    std::unordered_map<std::string, std::int64_t> of_word;  // document frequency
-  };
-
-  // Caller holds m_mutex. The best `limit` documents of `scope` for the OR of
-  // `words`, best first, ranked by bm25 over the scope's documents.
-  Result<std::vector<core::SearchHit>> top_hits(const Scope& scope, ScopeStatistics& stats,
-                                                const std::vector<std::string>& words, std::size_t limit) {
-    auto match = fts5_match_expression(words);
-    if (!match) {
-      return pass(match.error());
-    }
-    std::vector<std::int64_t> frequencies;
-    for (const std::string& word : words) {
-      auto df = doc_frequency(scope, stats, word);
-      if (!df) {
-        return pass(df.error());
-      }
-      frequencies.push_back(*df);
-    }
-    // Parameters: ?1 MATCH, ?2 LIMIT, ?3 first word phrase, ?4 N, ?5 average
-    // length, ?6… one document frequency per word. The text depends only on
-    // the number of words, so the statement cache stays small.
-    std::string rank = "skillrt_bm25(skill_search, ?3, ?4, ?5";
-    for (std::size_t i = 0; i < words.size(); ++i) {
-      rank += ", ?" + std::to_string(6 + i);
-    }
-    rank += ")";
-    auto q = m_conn->prepare(
-        "SELECT s.key, s.owner, s.source, s.name, s.description, top.rank FROM (SELECT rowid AS id, " + rank +
-        " AS rank FROM skill_search WHERE skill_search MATCH ?1 ORDER BY rank, rowid LIMIT ?2)"
-        " AS top JOIN skill_search AS s ON s.rowid = top.id ORDER BY top.rank, top.id");
-    if (!q) {
-      return pass(q.error());
-    }
-    q->bind(1, scope.expression + " AND " + k_text_columns + " : (" + *match + ")")
-        .bind(2, static_cast<std::int64_t>(limit))
-        .bind(3, static_cast<std::int64_t>(scope.phrases))
-        .bind(4, stats.documents)
-        .bind(5, stats.average_length);
-    for (std::size_t i = 0; i < frequencies.size(); ++i) {
-      q->bind(static_cast<int>(6 + i), frequencies[i]);
-    }
+  // Caller holds m_mutex. The ranked rows as hits, in the same order.
+  Result<std::vector<core::SearchHit>> hits_of(const std::vector<RankedRow>& ranked, const std::string& viewer) {
     std::vector<core::SearchHit> hits;
-    while (true) {
-      auto more = q->step();
-      if (!more) {
-        return pass(more.error());
+    hits.reserve(ranked.size());
+    for (const RankedRow& row : ranked) {
+      auto q = m_conn->prepare("SELECT key, owner, source, name, description FROM skill_search WHERE rowid = ?1");
+      if (!q) {
+        return pass(q.error());
       }
-      if (!*more) {
-        break;
+      q->bind(1, row.rowid);
+      auto found = q->step();
+      if (!found) {
+        return pass(found.error());
+      }
+      if (!*found) {
+        return fail(ErrorCode::internal, "sqlite: a ranked search document is missing from the index");
       }
       core::SearchHit hit;
       hit.key = q->text(0);
       hit.owner = q->text(1);
-      if (!hit.owner.empty() && hit.owner != scope.viewer) {
+      if (!hit.owner.empty() && hit.owner != viewer) {
         return fail(ErrorCode::internal, "sqlite: the search index returned another user's document");
       }
       const std::optional<core::Layer> source = core::layer_from_name(q->text(2));
@@ -428,110 +397,10 @@ private:
       hit.source = *source;
       hit.name = q->text(3);
       hit.description = q->text(4);
-      hit.score = -q->real(5); // the rank is minus the score, like bm25()
+      hit.score = row.score;
       hits.push_back(std::move(hit));
     }
     return hits;
-  }
-
-  // Caller holds m_mutex. `words` without those bm25 gives no weight: a word
-  // held by at least half of the scope's documents gets the floor IDF (1e-6),
-  // so it cannot change which rows come first, it only makes the engine score
-  // every row holding it (tens of ms at 50k documents). All are kept when
-  // none would be left.
-  Result<std::vector<std::string>> words_with_weight(const Scope& scope, ScopeStatistics& stats,
-                                                     const std::vector<std::string>& words) {
-    if (words.size() < 2) {
-      return words;
-    }
-    std::vector<std::string> kept;
-    for (const std::string& word : words) {
-      auto df = doc_frequency(scope, stats, word);
-      if (!df) {
-        return pass(df.error());
-      }
-      // bm25 IDF = ln((N - df + 0.5) / (df + 0.5)), floored when <= 0.
-      if (*df * 2 < stats.documents) {
-        kept.push_back(word);
-      }
-    }
-    if (kept.empty()) {
-      return words;
-    }
-    return kept;
-  }
-
-  // Caller holds m_mutex. The statistics of `scope`, counted when the index
-  // may have changed since they were last counted: this connection's writes
-  // move total_changes(), another connection's commits move data_version.
-  Result<ScopeStatistics*> scope_statistics(const Scope& scope) {
-    auto q = m_conn->prepare("SELECT total_changes(), data_version FROM pragma_data_version");
-    if (!q) {
-      return pass(q.error());
-    }
-    auto row = q->step();
-    if (!row) {
-      return pass(row.error());
-    }
-    if (!*row) {
-      return fail(ErrorCode::internal, "sqlite: pragma data_version returned no row");
-    }
-    const std::int64_t changes = q->integer(0);
-    const std::int64_t version = q->integer(1);
-    if (changes != m_statistics.changes || version != m_statistics.data_version ||
-        m_statistics.of_scope.size() >= k_max_cached_scopes) {
-      m_statistics.of_scope.clear();
-      m_statistics.changes = changes;
-      m_statistics.data_version = version;
-    }
-    auto found = m_statistics.of_scope.find(scope.expression);
-    if (found != m_statistics.of_scope.end()) {
-      if (found->second.of_word.size() >= k_max_cached_words) {
-        found->second.of_word.clear();
-      }
-      return &found->second;
-    }
-    // Row by row: FTS5 refuses an auxiliary function inside an aggregate.
-    auto lengths = m_conn->prepare("SELECT skillrt_text_length(skill_search) FROM skill_search WHERE skill_search MATCH ?1");
-    if (!lengths) {
-      return pass(lengths.error());
-    }
-    lengths->bind(1, scope.expression);
-    ScopeStatistics stats;
-    double total_length = 0;
-    if (auto done = lengths->each_row([&](sqlite::Statement& length_row) {
-          ++stats.documents;
-          total_length += length_row.real(0);
-        });
-        !done) {
-      return pass(done.error());
-    }
-    stats.average_length = stats.documents > 0 ? total_length / static_cast<double>(stats.documents) : 0;
-    return &m_statistics.of_scope.emplace(scope.expression, std::move(stats)).first->second;
-  }
-
-  // Caller holds m_mutex. How many documents of `scope` hold `word` in a text
-  // column (stemmed like the query).
-  Result<std::int64_t> doc_frequency(const Scope& scope, ScopeStatistics& stats, const std::string& word) {
-    if (auto it = stats.of_word.find(word); it != stats.of_word.end()) {
-      return it->second;
-    }
-    auto match = fts5_match_expression(std::vector<std::string>{word});
-    if (!match) {
-      return pass(match.error());
-    }
-    auto q = m_conn->prepare("SELECT count(*) FROM skill_search WHERE skill_search MATCH ?1");
-    if (!q) {
-      return pass(q.error());
-    }
-    q->bind(1, scope.expression + " AND " + k_text_columns + " : (" + *match + ")");
-    auto row = q->step();
-    if (!row) {
-      return pass(row.error());
-    }
-    const std::int64_t df = *row ? q->integer(0) : 0;
-    stats.of_word.emplace(word, df);
-    return df;
   }
 
   // Caller holds m_mutex.
@@ -559,7 +428,7 @@ private:
   }
 
   Result<void> remove_doc(const std::string& key) {
-    auto find = m_conn->prepare("SELECT id FROM search_docs WHERE key = ?1");
+    auto find = m_conn->prepare("SELECT id, owner FROM search_docs WHERE key = ?1");
     if (!find) {
       return pass(find.error());
     }
@@ -572,6 +441,7 @@ private:
       return {};
     }
     const std::int64_t id = find->integer(0);
+    m_search_cache.before_remove(*m_conn, scope_token(find->text(1)), id);
     auto del_fts = m_conn->prepare("DELETE FROM skill_search WHERE rowid = ?1");
     if (!del_fts) {
       return pass(del_fts.error());
@@ -610,23 +480,16 @@ private:
     }
     ins_fts->bind(1, id).bind(2, doc.key).bind(3, doc.owner).bind(4, std::string_view(core::layer_name(doc.source))).bind(5, scope_token(doc.owner));
     ins_fts->bind(6, doc.name).bind(7, doc.description).bind(8, doc.tags).bind(9, doc.triggers).bind(10, doc.body);
-    return ins_fts->run();
+    if (auto done = ins_fts->run(); !done) {
+      return done;
+    }
+    m_search_cache.after_insert(*m_conn, scope_token(doc.owner), id);
+    return {};
   }
-
-  // Ranking statistics per scope, kept between searches (counting a word held
-  // by most documents reads its whole posting list, ~25 ms at 50k); all are
-  // dropped when the index may have changed.
-  struct Statistics {
-    std::int64_t changes = -1;      // total_changes() when counted
-    std::int64_t data_version = -1; // PRAGMA data_version when counted
-    std::unordered_map<std::string, ScopeStatistics> of_scope;
-  };
-  static constexpr std::size_t k_max_cached_words = 4096; // per scope: bounds a long-lived server's cache
-  static constexpr std::size_t k_max_cached_scopes = 256;
 
   std::mutex m_mutex; // one connection, many threads: one transaction at a time
   std::unique_ptr<Connection> m_conn;
-  Statistics m_statistics; // guarded by m_mutex
+  sqlite::SearchCache m_search_cache; // guarded by m_mutex; told of every write to the index
 };
 
 } // namespace

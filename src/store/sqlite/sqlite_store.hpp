@@ -1,7 +1,9 @@
 // The SQLite adapter of the SkillStore port: one file (HOME/skillrt.db by
 // default), WAL, a 5 s busy timeout, one connection per store object with its
-// prepared statements cached. The search index is an FTS5 table ranked with
-// bm25; database rows are indexed in the same transaction as their write.
+// prepared statements cached. The search index is an FTS5 table; queries are
+// ranked with bm25 in memory, from each word's postings read out of FTS5 and
+// kept between searches; database rows are indexed in the same transaction as
+// their write.
 #pragma once
 
 #include <filesystem>

@@ -187,9 +187,9 @@ TEST(SqliteStore, WaitingWriterGetsInWhenTheLockIsReleased) {
   EXPECT_TRUE(created) << created.error().message;
 }
 
-// The adapter leaves out of the query the words held by at least half of the
-// documents (bm25 gives them no weight) and caches how many documents hold
-// each word; neither may change what a search returns.
+// Words held by at least half of the documents weigh almost nothing (bm25
+// floors their IDF), and the adapter keeps each word's postings in memory
+// between searches; neither may change what a search returns.
 core::SearchDoc shared_doc(const std::string& key, const std::string& name, const std::string& body) {
   core::SearchDoc doc;
   doc.key = "/skills/" + key + "/SKILL.md";
