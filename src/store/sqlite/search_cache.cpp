@@ -216,6 +216,21 @@ bool SearchCache::is_current(Connection& conn) {
   return now && !m_hooks_pending && now->first == m_changes && now->second == m_data_version;
 }
 
+bool SearchCache::count_in_size(Connection& conn, const std::string& owner, OwnerCache& cached, std::int64_t rowid,
+                                int sign) {
+  if (!cached.size_known) {
+    return true;
+  }
+  auto length = text_length(conn, owner, rowid);
+  if (!length) {
+    forget_owner(owner); // read again whole when next used
+    return false;
+  }
+  cached.size.documents += sign;
+  cached.size.total_length += sign * *length;
+  return true;
+}
+
 void SearchCache::before_remove(Connection& conn, const std::string& owner, std::int64_t rowid) {
   m_hooks_pending = true;
   const auto found = m_of_owner.find(owner);
@@ -223,14 +238,8 @@ void SearchCache::before_remove(Connection& conn, const std::string& owner, std:
     return;
   }
   OwnerCache& cached = found->second;
-  if (cached.size_known) {
-    auto length = text_length(conn, owner, rowid);
-    if (!length) {
-      forget_owner(owner); // read again whole when next used
-      return;
-    }
-    cached.size.documents -= 1;
-    cached.size.total_length -= *length;
+  if (!count_in_size(conn, owner, cached, rowid, -1)) {
+    return;
   }
   for (auto& [word, postings] : cached.of_word) {
     const auto at = first_at_or_after(postings.list, rowid);
@@ -248,14 +257,8 @@ void SearchCache::after_insert(Connection& conn, const std::string& owner, std::
     return;
   }
   OwnerCache& cached = found->second;
-  if (cached.size_known) {
-    auto length = text_length(conn, owner, rowid);
-    if (!length) {
-      forget_owner(owner);
-      return;
-    }
-    cached.size.documents += 1;
-    cached.size.total_length += *length;
+  if (!count_in_size(conn, owner, cached, rowid, +1)) {
+    return;
   }
   if (!cached.of_word.empty()) {
     cached.inserted.push_back(rowid);

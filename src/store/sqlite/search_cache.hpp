@@ -73,6 +73,10 @@ private:
   };
 
   Result<double> text_length(Connection& conn, const std::string& owner, std::int64_t rowid);
+  // Counts row `rowid` of `owner` in or out (`sign` +1 / -1) of its size
+  // when the size is known; false (the owner forgotten) when its length
+  // cannot be read, so the caller stops keeping that owner in step.
+  bool count_in_size(Connection& conn, const std::string& owner, OwnerCache& cached, std::int64_t rowid, int sign);
   Result<std::pair<std::int64_t, std::int64_t>> changes_and_version(Connection& conn);
   Result<PostingList> read_postings(Connection& conn, const std::string& owner, const std::string& word,
                                     std::int64_t from_rowid);
