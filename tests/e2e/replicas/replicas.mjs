@@ -5,7 +5,7 @@
 //
 // Environment: SKILLRT_BIN, HOME_DIR (config.yaml names the database),
 // PG_URL, PG_CLUSTER (scripts/pg-test-cluster, with SKILLRT_PG_STATE set).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -94,8 +94,11 @@ async function mcpClientV2(replica, token, name) {
 }
 
 // Conformance scenarios of both revisions against one replica; throws on a
-// FAILURE check other than those needing the suite's own fixture tools.
-function conformance(replica) {
+// FAILURE check other than those needing the suite's own fixture tools. The
+// suite runs as a child without blocking this process: a blocked event loop
+// would not notice the replicas closing idle keep-alive sockets, and the
+// next request would be sent on a closed one.
+async function conformance(replica) {
   const fixtureChecks = new Set(['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400',
     'sep-2575-http-server-no-independent-requests-on-stream', 'sep-2575-server-no-log-without-loglevel']);
   const target = replica.url.replace('127.0.0.1', 'localhost');
@@ -103,10 +106,9 @@ function conformance(replica) {
   for (const [scenario, version] of [['server-stateless', '2026-07-28'], ['tools-list', '2026-07-28'],
     ['server-initialize', '2025-11-25'], ['sep-2640-skills-enumeration', '2026-07-28']]) {
     const out = fs.mkdtempSync(path.join(home, '..', `conformance-${replica.name}-`));
-    try {
-      execFileSync(process.execPath, [process.env.CONFORMANCE, 'server', '--url', target, '--scenario', scenario,
-        '--spec-version', version, '--force', '-o', out], { stdio: 'pipe', timeout: 60000 });
-    } catch { /* exit 1 on any FAILURE: judged from checks.json below */ }
+    // Exit 1 on any FAILURE check: judged from checks.json below.
+    await new Promise((resolve) => execFile(process.execPath, [process.env.CONFORMANCE, 'server', '--url', target,
+      '--scenario', scenario, '--spec-version', version, '--force', '-o', out], { timeout: 60000 }, () => resolve()));
     const file = fs.readdirSync(out, { recursive: true }).find((f) => f.endsWith('checks.json'));
     check(file, `conformance ${scenario} against ${replica.name} wrote no checks.json`);
     const results = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
@@ -173,6 +175,11 @@ async function body() {
   // --- the 2026-07-28 revision on every replica ------------------------------
   let conformanceChecks = 0;
   for (const replica of [a, b, c]) {
+    // The v1 client (2025-11-25 sessions) and the v2 client (2026-07-28) on each replica.
+    const v1 = await mcpClient(replica, alice, `v1-on-${replica.name}`);
+    check(v1.transport.sessionId, `the v1 client got no session on ${replica.name}`);
+    const v1View = await v1.client.callTool({ name: 'skill_view', arguments: { name: 'written-on-a' } });
+    check(JSON.parse(v1View.content[0].text).success === true, `the v1 client's view on ${replica.name}`);
     const v2 = await mcpClientV2(replica, alice, `v2-on-${replica.name}`);
     check(v2.client.getNegotiatedProtocolVersion() === '2026-07-28',
       `the v2 client negotiated ${v2.client.getNegotiatedProtocolVersion()} with ${replica.name}`);
@@ -182,7 +189,7 @@ async function body() {
     check(entry, `the v2 SkillsClient on ${replica.name} does not list written-on-a: ${listing.skills.map((s) => s.uri)}`);
     const file = await skills.read((await skills.get(entry.uri)).skill);
     check(file.verified && file.frontmatter.name === 'written-on-a', `verified read on ${replica.name}`);
-    conformanceChecks += conformance(replica);
+    conformanceChecks += await conformance(replica);
   }
   // A write on A reaches a subscriptions/listen stream on B within 1 s.
   const listenerOnB = await mcpClientV2(b, alice, 'v2-listener-on-b');
@@ -196,7 +203,7 @@ async function body() {
   await waitFor(() => heardOnB.length > 0, 3000, "A's write on B's listen stream");
   const listenLatency = heardOnB[0] - listenSent;
   check(listenLatency <= 1000, `B's listen stream heard of A's write after ${listenLatency} ms`);
-  log(`the v2 client negotiated 2026-07-28 with A, B and C and verified skills through its SkillsClient; ` +
+  log(`on A, B and C the v1 client kept a 2025-11-25 session and the v2 client negotiated 2026-07-28 and verified skills through its SkillsClient; ` +
       `${conformanceChecks} conformance checks of both revisions passed against the three; B's listen stream ` +
       `heard A's write in ${listenLatency} ms`);
 
