@@ -74,7 +74,7 @@ TEST(EventHub, AnIdItCannotResumeFromAsksForAResync) {
   auto there = std::make_shared<KeepingStream>();
   ASSERT_TRUE(other.attach(there));
   other.publish("x");
-  for (const std::string id : {there->ids[0], std::string("garbage"), std::string("-"), std::string("")}) {
+  for (const std::string& id : {there->ids[0], std::string("garbage"), std::string("-"), std::string("")}) {
     auto stream = std::make_shared<KeepingStream>();
     const EventHub::Resumed resumed = hub.attach_after(stream, id);
     EXPECT_TRUE(resumed.attached) << id;
