@@ -86,6 +86,8 @@ async function main() {
   await rest('POST', '/skills', owner, { name: 'shared-live', layer: 'shared', content: skillMd('shared-live', 'For all') });
   await until(bob1, has('skill.created', 'name', 'shared-live'), "bob's shared event");
   await until(alice1, has('skill.created', 'name', 'shared-live'), "alice's shared event");
+  // The second tab too, so the number it resumes from below is after it.
+  await until(alice2, has('skill.created', 'name', 'shared-live'), "alice's second tab's shared event");
   check(!bob1.messages.some((m) => m.name === 'alice-live'), `bob got alice's event: ${JSON.stringify(bob1.messages)}`);
   const seqs = alice1.messages.filter((m) => m.type !== 'hello').map((m) => m.seq);
   check(seqs.every((s, i) => i === 0 || s > seqs[i - 1]), `rising numbers: ${seqs}`);
