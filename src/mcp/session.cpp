@@ -421,12 +421,14 @@ std::optional<std::string> Session::Impl::handle(std::string_view message) {
       return error_response(invalid->id, invalid->error);
     }
     auto& call = std::get<RpcCall>(parsed);
-    bool speaks_modern = false;
-    {
+    // A notification carries no envelope: it belongs to the 2026 revision
+    // when the client spoke it before (the lock only for notifications, so
+    // a 2025 request does not pay for it).
+    const auto speaks_modern = [&] {
       std::lock_guard lock(mutex);
-      speaks_modern = modern;
-    }
-    if (rev2026::claims_modern(call) || (call.is_notification && speaks_modern)) {
+      return modern;
+    };
+    if (rev2026::claims_modern(call) || (call.is_notification && speaks_modern())) {
       // The 2026-07-28 revision (stdio has no headers to check). A listen
       // is acknowledged with a notification and gets no response.
       StatelessAnswer answer = handle_modern(call, StatelessRequest{message, false, {}, {}, {}});
