@@ -1,3 +1,4 @@
 list(APPEND SKILLRT_STORE_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/bm25_top_k.cpp
   ${CMAKE_CURRENT_LIST_DIR}/open_store.cpp
   ${CMAKE_CURRENT_LIST_DIR}/token_secret.cpp)

@@ -117,6 +117,86 @@ CREATE TABLE mcp_sessions (
 );
 CREATE INDEX mcp_sessions_last_used ON mcp_sessions (last_used_at);
 )sql"},
+    // 5: search ranked in memory with bm25 (issue 4/6, pg_search_cache.hpp).
+    // Each document gets a number to hold postings by and its length in
+    // tokens. Each owner gets a generation that every statement changing its
+    // documents moves, in the same transaction, and which documents it
+    // changed, so any replica can tell which of its kept postings another one
+    // made stale and read only those again. `document` is no longer a
+    // generated column: a generated column may not be read by the trigger
+    // that sets text_length, so the trigger computes both from one tsvector.
+    {5, R"sql(
+ALTER TABLE skill_search ADD COLUMN doc_id BIGINT GENERATED ALWAYS AS IDENTITY;
+ALTER TABLE skill_search ADD CONSTRAINT skill_search_doc_id UNIQUE (doc_id);
+ALTER TABLE skill_search ADD COLUMN text_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE skill_search ALTER COLUMN document DROP EXPRESSION IF EXISTS;
+-- Counting a scope's documents and their length reads this index only.
+CREATE INDEX skill_search_owner_length ON skill_search (owner) INCLUDE (text_length);
+
+-- Tokens in a document: every position of every lexeme (a lexeme keeps at
+-- most 256 positions, as PostgreSQL stores them).
+CREATE FUNCTION skill_search_text_length(doc TSVECTOR) RETURNS INTEGER
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT coalesce(sum(coalesce(array_length(positions, 1), 1)), 0)::integer FROM unnest(doc) $$;
+UPDATE skill_search SET text_length = skill_search_text_length(document);
+
+CREATE FUNCTION skill_search_fill() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.document :=
+    setweight(to_tsvector('skillrt_english'::regconfig, NEW.name), 'A') ||
+    setweight(to_tsvector('skillrt_english'::regconfig, NEW.description || ' ' || NEW.tags || ' ' || NEW.triggers), 'B') ||
+    setweight(to_tsvector('skillrt_english'::regconfig, NEW.body), 'D');
+  NEW.text_length := skill_search_text_length(NEW.document);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER skill_search_fill BEFORE INSERT OR UPDATE OF name, description, tags, triggers, body
+  ON skill_search FOR EACH ROW EXECUTE FUNCTION skill_search_fill();
+
+CREATE TABLE skill_search_generation (
+  owner      TEXT PRIMARY KEY,
+  generation BIGINT NOT NULL
+);
+-- Which documents each generation changed, so a replica catches its kept
+-- postings up instead of reading them all again. old_length is the
+-- document's length before the change, NULL when it did not exist. The last
+-- 1024 generations of an owner are kept; a replica further behind starts over.
+CREATE TABLE skill_search_changes (
+  owner      TEXT NOT NULL,
+  generation BIGINT NOT NULL,
+  doc_id     BIGINT NOT NULL,
+  old_length INTEGER,
+  PRIMARY KEY (owner, generation, doc_id)
+);
+-- Owners in a fixed order, so two transactions lock generation rows in the
+-- same order. The row lock held to commit also makes an owner's generations
+-- commit in the order they are numbered.
+CREATE FUNCTION skill_search_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed_owner TEXT;
+  next_generation BIGINT;
+BEGIN
+  FOR changed_owner IN SELECT DISTINCT owner FROM changed_rows ORDER BY owner LOOP
+    INSERT INTO skill_search_generation AS g (owner, generation) VALUES (changed_owner, 1)
+      ON CONFLICT (owner) DO UPDATE SET generation = g.generation + 1
+      RETURNING generation INTO next_generation;
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO skill_search_changes (owner, generation, doc_id, old_length)
+        SELECT changed_owner, next_generation, doc_id, NULL FROM changed_rows WHERE owner = changed_owner;
+    ELSE
+      INSERT INTO skill_search_changes (owner, generation, doc_id, old_length)
+        SELECT changed_owner, next_generation, doc_id, text_length FROM changed_rows WHERE owner = changed_owner;
+    END IF;
+    DELETE FROM skill_search_changes WHERE owner = changed_owner AND generation <= next_generation - 1024;
+  END LOOP;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skill_search_inserted AFTER INSERT ON skill_search
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION skill_search_bump();
+CREATE TRIGGER skill_search_updated AFTER UPDATE ON skill_search
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION skill_search_bump();
+CREATE TRIGGER skill_search_deleted AFTER DELETE ON skill_search
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION skill_search_bump();
+)sql"},
 };
 
 // An arbitrary constant naming "skillrt schema migration" among advisory locks.

@@ -6,15 +6,19 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "core/manage/content_checks.hpp"
 #include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
 #include "core/util/utf8.hpp"
+#include "store/bm25_top_k.hpp"
 #include "store/postgres/pg_connection.hpp"
 #include "store/postgres/pg_migrations.hpp"
+#include "store/postgres/pg_search_cache.hpp"
 #include "store/sqlite/fts_query.hpp"
 
 namespace skillrt::store {
@@ -86,22 +90,10 @@ std::string storable(std::string_view text) {
 
 std::string db_key(std::int64_t id) { return "db:" + std::to_string(id); }
 
-// The OR of the query's words, quoted, as to_tsquery input: words hold only
-// letters, digits and non-ASCII bytes, so no quote or operator can get in.
-std::string ts_query_text(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& word : words) {
-    if (!text.empty()) {
-      text += " | ";
-    }
-    text += '\'' + storable(word) + '\'';
-  }
-  return text;
-}
-
 class PostgresStore final : public core::SkillStore {
  public:
-  explicit PostgresStore(Connection connection) : m_conn(std::move(connection)) {}
+  explicit PostgresStore(Connection connection)
+      : m_conn(std::move(connection)), m_search_cache(pg::SearchCache::of_database(m_conn.endpoint())) {}
 
   const char* backend() const override { return "postgres"; }
 
@@ -316,47 +308,115 @@ class PostgresStore final : public core::SkillStore {
         return pass(ok.error());
       }
     }
-    const std::vector<std::string> words = query_words(query);
+    std::vector<std::string> words = query_words(query);
     if (words.empty()) {
       return fail(ErrorCode::invalid_argument, "search query has no words to look for");
+    }
+    for (std::string& word : words) {
+      word = storable(word);  // invalid UTF-8 becomes U+FFFD, as in the documents
     }
     std::vector<core::SearchHit> hits;
     if (limit == 0) {
       return hits;
     }
     std::lock_guard lock(m_mutex);
-    // ts_rank_cd normalisation 1|32: divide by 1 + log(document length) (a long
-    // body does not win by size, as bm25's length term does), then map to
-    // [0, 1). An owner of "" is shared; no user ($2 NULL) sees shared docs only.
-    auto rows = m_conn.exec(
-        "SELECT key, owner, source, name, description, ts_rank_cd(document, q, 1 | 32) AS score"
-        " FROM skill_search, to_tsquery('skillrt_english', $1) AS q"
-        " WHERE document @@ q AND (owner = '' OR owner = $2)"
-        " ORDER BY score DESC, key COLLATE \"C\" LIMIT $3",
-        {ts_query_text(words), user_id ? Param(std::string(*user_id)) : std::nullopt, std::to_string(limit)});
+    // The scope: shared documents (owner ""), and the caller's own.
+    std::vector<std::string> owners{""};
+    if (user_id) {
+      owners.emplace_back(*user_id);
+    }
+    std::vector<RankedRow> ranked;
+    {
+      pg::SearchCache& cache = *m_search_cache;
+      std::lock_guard cache_lock(cache.mutex());
+      if (auto fresh = cache.catch_up(m_conn, owners); !fresh) {
+        return pass(fresh.error());
+      }
+      CorpusSize corpus;
+      double total_length = 0;
+      for (const std::string& owner : owners) {
+        auto size = cache.owner_size(m_conn, owner);
+        if (!size) {
+          return pass(size.error());
+        }
+        corpus.documents += size->documents;
+        total_length += size->total_length;
+      }
+      corpus.average_length = corpus.documents > 0 ? total_length / static_cast<double>(corpus.documents) : 0;
+      auto lexemes = cache.lexemes(m_conn, words);
+      if (!lexemes) {
+        return pass(lexemes.error());
+      }
+      // One term per lexeme, in query order (a word may stem to several).
+      std::vector<WordPostings> terms;
+      for (const std::vector<std::string>& of_word : *lexemes) {
+        for (const std::string& lexeme : of_word) {
+          WordPostings& term = terms.emplace_back();
+          for (const std::string& owner : owners) {
+            auto list = cache.postings(m_conn, owner, lexeme);
+            if (!list) {
+              return pass(list.error());
+            }
+            term.lists.push_back(*list);
+          }
+        }
+      }
+      ranked = bm25_top_k(corpus, terms, limit);
+    }
+    return hits_of(ranked, user_id ? std::string(*user_id) : std::string());
+  }
+
+ private:
+  // Caller holds m_mutex. The ranked rows as hits, in the same order. A row
+  // another connection deleted since its postings were read is left out.
+  Result<std::vector<core::SearchHit>> hits_of(const std::vector<RankedRow>& ranked, const std::string& viewer) {
+    std::vector<core::SearchHit> hits;
+    if (ranked.empty()) {
+      return hits;
+    }
+    std::vector<std::string> ids;
+    ids.reserve(ranked.size());
+    for (const RankedRow& row : ranked) {
+      ids.push_back(std::to_string(row.rowid));
+    }
+    auto rows = m_conn.exec("SELECT doc_id, key, owner, source, name, description FROM skill_search"
+                            " WHERE doc_id = ANY($1::bigint[])",
+                            {pg::text_array(ids)});
     if (!rows) {
       return pass(rows.error());
     }
-    hits.reserve(static_cast<std::size_t>(rows->count()));
+    std::unordered_map<std::int64_t, int> row_of_id;
     for (int row = 0; row < rows->count(); ++row) {
+      const std::string_view id = rows->text(row, 0);
+      std::int64_t value = 0;
+      std::from_chars(id.data(), id.data() + id.size(), value);
+      row_of_id.emplace(value, row);
+    }
+    hits.reserve(ranked.size());
+    for (const RankedRow& ranked_row : ranked) {
+      const auto found = row_of_id.find(ranked_row.rowid);
+      if (found == row_of_id.end()) {
+        continue;
+      }
+      const int row = found->second;
       core::SearchHit hit;
-      hit.key = rows->text(row, 0);
-      hit.owner = rows->text(row, 1);
-      const std::optional<core::Layer> source = core::layer_from_name(rows->text(row, 2));
+      hit.key = rows->text(row, 1);
+      hit.owner = rows->text(row, 2);
+      if (!hit.owner.empty() && hit.owner != viewer) {
+        return fail(ErrorCode::internal, "postgres: the search index returned another user's document");
+      }
+      const std::optional<core::Layer> source = core::layer_from_name(rows->text(row, 3));
       if (!source) {
         return fail(ErrorCode::internal, "postgres: the search index holds a document of an unknown source");
       }
       hit.source = *source;
-      hit.name = rows->text(row, 3);
-      hit.description = rows->text(row, 4);
-      const std::string_view score = rows->text(row, 5);
-      std::from_chars(score.data(), score.data() + score.size(), hit.score);
+      hit.name = rows->text(row, 4);
+      hit.description = rows->text(row, 5);
+      hit.score = ranked_row.score;
       hits.push_back(std::move(hit));
     }
     return hits;
   }
-
- private:
   // Runs `body` between BEGIN and COMMIT; any failure rolls back.
   template <typename Body>
   auto in_transaction(Body body) -> decltype(body()) {
@@ -465,6 +525,7 @@ class PostgresStore final : public core::SkillStore {
 
   std::mutex m_mutex;  // one connection, many threads: one statement sequence at a time
   Connection m_conn;
+  std::shared_ptr<pg::SearchCache> m_search_cache;  // shared by the stores open on this database
 };
 
 }  // namespace

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "skillrt/result.hpp"
-#include "store/sqlite/bm25_top_k.hpp"
+#include "store/bm25_top_k.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 
 namespace skillrt::store::sqlite {

@@ -1,6 +1,5 @@
 # The SQLite adapter of the SkillStore port (embedded default: HOME/skillrt.db).
 list(APPEND SKILLRT_STORE_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/bm25_top_k.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fts_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sqlite_connection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scoped_ranking.cpp

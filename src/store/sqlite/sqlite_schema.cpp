@@ -11,7 +11,7 @@ namespace skillrt::store::sqlite {
 namespace {
 
 // Migration N is k_migrations[N - 1]. Append only: a released step never changes.
-constexpr std::array<const char*, 4> k_migrations = {
+constexpr std::array<const char*, 5> k_migrations = {
     // 1: database skills and the search index.
     R"sql(
 CREATE TABLE hermes_skills (
@@ -95,6 +95,13 @@ CREATE TABLE mcp_sessions (
   created_at       TEXT NOT NULL,
   last_used_at     TEXT NOT NULL
 );
+)sql",
+    // 5: nothing here. PostgreSQL's migration 5 lets replicas keep search
+    // postings in step through the database; a SQLite file has one writer
+    // host, and its connections see each other's commits (PRAGMA
+    // data_version). Kept so both backends number their schemas alike.
+    R"sql(
+SELECT 1;
 )sql",
 };
 

@@ -6,7 +6,7 @@
 #include "core/manage/content_checks.hpp"
 #include "core/validate/skill_name.hpp"
 #include "core/tenancy/user_id.hpp"
-#include "store/sqlite/bm25_top_k.hpp"
+#include "store/bm25_top_k.hpp"
 #include "store/sqlite/fts_query.hpp"
 #include "store/sqlite/scoped_ranking.hpp"
 #include "store/sqlite/search_cache.hpp"

@@ -1,7 +1,9 @@
-// The SQLite store's ranking is bm25 with the statistics of the caller's scope,
-// computed in memory from postings read out of FTS5 (bm25_top_k.hpp). These
-// cases check it against the formula worked out by hand over random corpora,
-// and the merge itself (ties, limits, one list per owner).
+// Both stores rank with bm25 and the statistics of the caller's scope,
+// computed in memory from postings read out of FTS5 or out of PostgreSQL's
+// tsvectors (bm25_top_k.hpp). These cases check each against the formula
+// worked out by hand over random corpora, that kept postings follow writes
+// (this connection's, and on PostgreSQL another replica's), and the merge
+// itself (ties, limits, one list per owner).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,15 +15,19 @@
 #include <string>
 #include <vector>
 
-#include "store/sqlite/bm25_top_k.hpp"
+#include "core/tenancy/layer.hpp"
+#include "store/bm25_top_k.hpp"
+#include "store/postgres/pg_connection.hpp"
+#include "store/postgres/postgres_store.hpp"
 #include "store/sqlite/sqlite_store.hpp"
+#include "support/pg_test_db.hpp"
 #include "support/temp_tree.hpp"
 
 namespace skillrt::store {
 namespace {
 
-// Words the porter stemmer and the case folding leave as they are, so a word
-// of the test is a token of the index.
+// Words the porter and snowball stemmers and the case folding leave as they
+// are, so a word of the test is a token of either index.
 const std::vector<std::string> k_words = {"zorp", "kwat", "frob", "glim",  "trax", "blik",
                                           "vund", "plok", "quib", "snark", "wolk", "dumb"};
 
@@ -98,12 +104,30 @@ std::map<std::string, double> hand_scores(const std::vector<HandDoc>& docs, cons
   return scores;
 }
 
-TEST(Bm25Ranking, StoreRanksAsTheFormulaOverTheCallersScope) {
-  test::TempTree tree;
-  auto opened = open_sqlite_store(tree.path() / "s.db");
-  ASSERT_TRUE(opened) << opened.error().message;
-  core::SkillStore& store = **opened;
+// `store`'s answers to `text` against the hand-worked formula over `docs`.
+void expect_hand_ranking(core::SkillStore& store, const std::vector<HandDoc>& docs,
+                         const std::optional<std::string>& viewer, const std::vector<std::string>& query,
+                         const std::string& text, std::size_t limit) {
+  auto hits = store.search(viewer ? std::optional<std::string_view>(*viewer) : std::nullopt, text, limit);
+  ASSERT_TRUE(hits) << hits.error().message;
+  const std::map<std::string, double> expected = hand_scores(docs, viewer, query);
+  std::vector<double> best;
+  for (const auto& [key, score] : expected) {
+    best.push_back(score);
+  }
+  std::sort(best.rbegin(), best.rend());
+  ASSERT_EQ(hits->size(), std::min(limit, best.size())) << text;
+  for (std::size_t i = 0; i < hits->size(); ++i) {
+    const core::SearchHit& hit = (*hits)[i];
+    const auto it = expected.find(hit.key);
+    ASSERT_NE(it, expected.end()) << text << ": " << hit.key << " is not in the caller's scope or holds no word";
+    EXPECT_NEAR(hit.score, it->second, 1e-9) << text << ": " << hit.key;
+    // The i-th hit scores as the i-th best (ties may come in any order of keys).
+    EXPECT_NEAR(hit.score, best[i], 1e-9) << text << ": rank " << i;
+  }
+}
 
+void expect_ranks_as_the_formula(core::SkillStore& store) {
   std::mt19937 rng(2026);
   std::vector<HandDoc> docs;
   for (int i = 0; i < 300; ++i) {
@@ -127,27 +151,121 @@ TEST(Bm25Ranking, StoreRanksAsTheFormulaOverTheCallersScope) {
       query.push_back(k_words[any_word(rng)]);
       text += query.back() + " ";
     }
-    const std::optional<std::string>& viewer = viewers[static_cast<std::size_t>(round) % viewers.size()];
-    const std::size_t limit = window(rng);
-    auto hits = store.search(viewer ? std::optional<std::string_view>(*viewer) : std::nullopt, text, limit);
-    ASSERT_TRUE(hits) << hits.error().message;
+    expect_hand_ranking(store, docs, viewers[static_cast<std::size_t>(round) % viewers.size()], query, text,
+                        window(rng));
+  }
+}
 
-    const std::map<std::string, double> expected = hand_scores(docs, viewer, query);
-    std::vector<double> best;
-    for (const auto& [key, score] : expected) {
-      best.push_back(score);
+TEST(Bm25Ranking, StoreRanksAsTheFormulaOverTheCallersScope) {
+  test::TempTree tree;
+  auto opened = open_sqlite_store(tree.path() / "s.db");
+  ASSERT_TRUE(opened) << opened.error().message;
+  expect_ranks_as_the_formula(**opened);
+}
+
+// PostgreSQL's tsvectors give the same frequencies and lengths as FTS5 for
+// these words, so the same hand-worked scores hold there.
+TEST(Bm25Ranking, PostgresRanksAsTheFormulaOverTheCallersScope) {
+  auto db = test::PgTestDb::create();
+  if (!db) {
+    GTEST_SKIP() << test::PgTestDb::skip_reason();
+  }
+  auto opened = open_postgres_store(db->url());
+  ASSERT_TRUE(opened) << opened.error().message;
+  expect_ranks_as_the_formula(**opened);
+}
+
+// Postings kept by one replica follow writes made through another: a second
+// libpq connection (as another replica's) inserts, replaces and deletes rows;
+// every search through the first store must still match the formula over
+// what is in the table now.
+TEST(Bm25Ranking, PostgresKeptPostingsFollowAnotherReplicasWrites) {
+  auto db = test::PgTestDb::create();
+  if (!db) {
+    GTEST_SKIP() << test::PgTestDb::skip_reason();
+  }
+  auto reader = open_postgres_store(db->url());
+  ASSERT_TRUE(reader) << reader.error().message;
+  auto other = pg::Connection::open(db->url());
+  ASSERT_TRUE(other) << other.error().message;
+
+  std::mt19937 rng(11);
+  std::map<std::string, HandDoc> live;
+  int next_key = 0;
+  const auto put = [&](HandDoc hand) {
+    const core::SearchDoc& doc = hand.doc;
+    auto done = other->exec(
+        "INSERT INTO skill_search (key, owner, source, name, description, tags, triggers, body, stamp)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 's') ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name,"
+        " description = EXCLUDED.description, tags = EXCLUDED.tags, triggers = EXCLUDED.triggers, body = EXCLUDED.body",
+        {doc.key, doc.owner, std::string(core::layer_name(doc.source)), doc.name, doc.description, doc.tags,
+         doc.triggers, doc.body});
+    ASSERT_TRUE(done) << done.error().message;
+    live[doc.key] = std::move(hand);
+  };
+  for (int i = 0; i < 80; ++i) {
+    put(random_doc(rng, next_key++, i % 3 == 0 ? "alice" : ""));
+  }
+  const std::vector<std::vector<std::string>> queries = {
+      {"zorp"}, {"kwat", "frob"}, {"glim", "trax", "blik"}, {"snark", "wolk", "dumb", "zorp"}, {"quib"}};
+  for (int round = 0; round < 20; ++round) {
+    std::vector<HandDoc> docs;
+    for (const auto& [key, hand] : live) {
+      docs.push_back(hand);
     }
-    std::sort(best.rbegin(), best.rend());
-    ASSERT_EQ(hits->size(), std::min(limit, best.size())) << text;
-    for (std::size_t i = 0; i < hits->size(); ++i) {
-      const core::SearchHit& hit = (*hits)[i];
-      const auto it = expected.find(hit.key);
-      ASSERT_NE(it, expected.end()) << text << ": " << hit.key << " is not in the caller's scope or holds no word";
-      EXPECT_NEAR(hit.score, it->second, 1e-9) << text << ": " << hit.key;
-      // The i-th hit scores as the i-th best (ties may come in any order of keys).
-      EXPECT_NEAR(hit.score, best[i], 1e-9) << text << ": rank " << i;
+    for (const std::optional<std::string>& viewer : {std::optional<std::string>(), std::optional<std::string>("alice")}) {
+      for (const std::vector<std::string>& query : queries) {
+        std::string text;
+        for (const std::string& word : query) {
+          text += word + " ";
+        }
+        expect_hand_ranking(**reader, docs, viewer, query, text, 30);
+      }
+    }
+    // The other replica writes: new documents, replaced ones, removals.
+    for (std::size_t i = rng() % 4; i > 0; --i) {
+      put(random_doc(rng, next_key++, rng() % 3 == 0 ? "alice" : ""));
+    }
+    if (!live.empty() && rng() % 2 == 0) {
+      auto at = std::next(live.begin(), static_cast<std::ptrdiff_t>(rng() % live.size()));
+      HandDoc replacement = random_doc(rng, 0, at->second.doc.owner);
+      replacement.doc.key = at->first;
+      put(std::move(replacement));
+    }
+    if (!live.empty() && rng() % 2 == 0) {
+      auto at = std::next(live.begin(), static_cast<std::ptrdiff_t>(rng() % live.size()));
+      auto gone = other->exec("DELETE FROM skill_search WHERE key = $1", {at->first});
+      ASSERT_TRUE(gone) << gone.error().message;
+      live.erase(at);
     }
   }
+}
+
+// The weighted frequency read with ts_rank_cd (pg_search_cache.hpp says how)
+// equals the one counted position by position, on documents of real length.
+TEST(Bm25Ranking, PostgresWeightedFrequencyEqualsThePositionCount) {
+  auto db = test::PgTestDb::create();
+  if (!db) {
+    GTEST_SKIP() << test::PgTestDb::skip_reason();
+  }
+  auto opened = open_postgres_store(db->url());
+  ASSERT_TRUE(opened) << opened.error().message;
+  std::mt19937 rng(5);
+  std::vector<core::SearchDoc> batch;
+  for (int i = 0; i < 40; ++i) {
+    HandDoc hand = random_doc(rng, i, "");
+    for (int more = 0; more < 30; ++more) {
+      hand.doc.body += " " + draw_words(rng, 40, hand, 1);
+    }
+    batch.push_back(hand.doc);
+  }
+  ASSERT_TRUE((*opened)->sync_file_docs(batch, {}));
+  const std::optional<std::string> differing = db->scalar(
+      "SELECT count(*) FROM skill_search s, unnest(s.document) u"
+      " WHERE round(10 * ts_rank_cd('{0.1,0.1,0.4,1.0}', s.document, quote_literal(u.lexeme)::tsquery, 0))"
+      " <> (SELECT sum(CASE w WHEN 'A' THEN 10 WHEN 'B' THEN 4 ELSE 1 END) FROM unnest(u.weights) w)");
+  EXPECT_EQ(differing, "0");
+  EXPECT_EQ(db->scalar("SELECT count(*) > 300 FROM skill_search s, unnest(s.document) u"), "t");
 }
 
 // The store keeps postings between searches and keeps them in step with its

@@ -336,6 +336,13 @@ TEST_P(TokenConformance, ADatabaseFromBeforeTokensIsUpgradedInPlace) {
   env->scalar("DROP TABLE api_tokens");
   env->scalar("DROP TABLE skill_changes");  // a database of schema version 1 had none of these
   env->scalar("DROP TABLE mcp_sessions");
+  // PostgreSQL's migration 5 (search generations); SQLite has nothing to undo.
+  env->scalar("DROP TABLE skill_search_changes");
+  env->scalar("DROP TABLE skill_search_generation");
+  env->scalar("DROP FUNCTION skill_search_bump() CASCADE");
+  env->scalar("DROP FUNCTION skill_search_fill() CASCADE");
+  env->scalar("ALTER TABLE skill_search DROP COLUMN doc_id, DROP COLUMN text_length");
+  env->scalar("DROP FUNCTION skill_search_text_length(tsvector)");
   ASSERT_TRUE(env->scalar("DELETE FROM schema_migrations WHERE version >= 2 RETURNING version"));
   EXPECT_EQ(env->scalar("SELECT max(version) FROM schema_migrations"), "1");
 

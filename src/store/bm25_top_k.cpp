@@ -1,4 +1,4 @@
-#include "store/sqlite/bm25_top_k.hpp"
+#include "store/bm25_top_k.hpp"
 
 #include <algorithm>
 #include <cmath>
