@@ -81,16 +81,12 @@ ApiResponse search(const RestApiServices& services, ApiCall& call) {
   if (auto checked = core::check_search_request(*query, *limit); !checked) {
     return json_answer(http_status_of(checked.error().code), protocol::search_json(*query, tl::unexpected(checked.error())));
   }
-  const std::shared_ptr<const core::Catalog> catalog = services.skills->catalog(call.ctx);
-  core::SkillSearch found;
-  auto searched = services.skills->with_store([&](core::SkillStore& store) -> Result<void> {
-    SKILLRT_TRY_ASSIGN(found, core::search_skills_in(call.ctx, *catalog, store, *query, *limit));
-    return {};
-  });
+  auto searched = services.skills->search_skills(call.ctx, *query, *limit);
   if (!searched) {
     return json_answer(http_status_of(searched.error().code),
                        protocol::search_json(*query, tl::unexpected(searched.error())));
   }
+  const core::SkillSearch& found = *searched;
   Json out = protocol::search_json(*query, found);
   const std::vector<std::string> words = query_words(*query);
   for (std::size_t i = 0; i < found.results.size(); ++i) {

@@ -10,8 +10,10 @@
 #include <utility>
 
 #include "core/discovery/roots.hpp"
+#include "core/search/search_skills.hpp"
 #include "mcp/resource_files.hpp"
 #include "mcp/server_state.hpp"
+#include "skillrt/try.hpp"
 
 namespace skillrt::mcp {
 namespace {
@@ -126,6 +128,17 @@ std::shared_ptr<const Snapshot> Server::Impl::snapshot(const core::Context& ctx)
     snapshots[key] = built;
   }
   return built;
+}
+
+Result<core::SkillSearch> Server::Impl::search_skills(const core::Context& ctx, std::string_view query,
+                                                     std::size_t limit) {
+  SKILLRT_TRY(core::check_search_request(query, limit));
+  const std::shared_ptr<const Snapshot> kept = snapshot(ctx);
+  // A snapshot built for this request alone (no watcher) has a memo of its
+  // own too, so then every search checks the files again, as it must.
+  return with_store([&](core::SkillStore& store) {
+    return core::search_skills_in(ctx, kept->catalog, store, query, limit, &kept->search_memo);
+  });
 }
 
 void Server::Impl::invalidate(const std::optional<std::string>& user) {
@@ -532,6 +545,10 @@ std::shared_ptr<const core::Catalog> Server::catalog(const core::Context& ctx) {
 
 Result<void> Server::with_store(const std::function<Result<void>(core::SkillStore&)>& work) {
   return m_impl->with_store(work);
+}
+
+Result<core::SkillSearch> Server::search_skills(const core::Context& ctx, std::string_view query, std::size_t limit) {
+  return m_impl->search_skills(ctx, query, limit);
 }
 
 void Server::note_view(const core::Context& ctx, core::Layer layer, const std::string& name) {

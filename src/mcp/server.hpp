@@ -26,6 +26,7 @@
 namespace skillrt::core {
 struct Catalog;
 class EventBus;
+struct SkillSearch;
 }
 
 namespace skillrt::mcp {
@@ -158,6 +159,9 @@ class Server {
   std::shared_ptr<const core::Catalog> catalog(const core::Context& ctx);
   // Runs `work` with the database (opened on first use) under its lock.
   Result<void> with_store(const std::function<Result<void>(core::SkillStore&)>& work);
+  // skills_search over the caller's catalog: the search index is synced once
+  // per kept catalog, not on every search (core/search/index_sync.hpp).
+  Result<core::SkillSearch> search_skills(const core::Context& ctx, std::string_view query, std::size_t limit);
   // Counts a successful view in the caller's usage record, batched as skill_view's are.
   void note_view(const core::Context& ctx, core::Layer layer, const std::string& name);
   // The server's configuration (config.yaml as read at start).

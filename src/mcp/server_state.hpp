@@ -17,6 +17,8 @@
 #include "core/commands/skill_commands.hpp"
 #include "core/discovery/catalog.hpp"
 #include "core/events/event_bus.hpp"
+#include "core/search/index_sync.hpp"
+#include "core/search/search_skills.hpp"
 #include "core/store/skill_store.hpp"
 #include "core/usage/usage_tally.hpp"
 #include "core/watch/skill_watcher.hpp"
@@ -68,6 +70,9 @@ struct Snapshot {
   // skill_view answers without file_path, by the name asked for.
   mutable ViewCache views;
 
+  // The search index synced with `catalog` once, and its listed paths.
+  mutable core::CatalogSearchMemo search_memo;
+
   explicit Snapshot(std::int64_t view_racy_window_ns) : views(view_racy_window_ns) {}
 };
 
@@ -110,6 +115,8 @@ struct Server::Impl {
   core::Context context_for(const Caller& caller);
   // The caller's current snapshot (cached when watching, else built now).
   std::shared_ptr<const Snapshot> snapshot(const core::Context& ctx);
+  // skills_search over ctx's snapshot (Server::search_skills).
+  Result<core::SkillSearch> search_skills(const core::Context& ctx, std::string_view query, std::size_t limit);
   // Drops the snapshots of `user` (nullopt: every snapshot).
   void invalidate(const std::optional<std::string>& user);
   // Runs `work` with a store of the pool; the open error or busy otherwise.

@@ -170,15 +170,7 @@ MethodOutput run_skills_search(Session::Impl& session, const Json& args) {
   if (!query) {
     return argument_error("Argument 'query' is required.");
   }
-  Result<core::SkillSearch> search = [&]() -> Result<core::SkillSearch> {
-    if (auto checked = core::check_search_request(*query, limit); !checked) {
-      return tl::unexpected(checked.error());
-    }
-    const auto snapshot = session.server->snapshot(session.ctx);
-    return session.server->with_store([&](core::SkillStore& store) {
-      return core::search_skills_in(session.ctx, snapshot->catalog, store, *query, limit);
-    });
-  }();
+  const Result<core::SkillSearch> search = session.server->search_skills(session.ctx, *query, limit);
   return tool_result(protocol::search_json(*query, search));
 }
 

@@ -176,6 +176,9 @@ Result<void> sync_owner(const Catalog& catalog, const DocOwner& layer, bool user
     SearchDoc doc = make_search_doc(key, layer.owner, layer.source, record.name, catalog.description(record), *text);
     doc.stamp = stamp;
     ++stats.indexed;
+    if (is_racy(stamp)) {
+      ++stats.racy;
+    }
     if (auto added = batcher.add(std::move(doc)); !added) {
       return added;
     }
@@ -236,6 +239,19 @@ Result<IndexSyncStats> sync_search_index(const Context& ctx, const Catalog& cata
     if (auto own = sync_owner(catalog, DocOwner{*ctx.user_id, Layer::user}, true, store, stats, now, racy_window); !own) {
       return tl::unexpected(own.error());
     }
+  }
+  return stats;
+}
+
+Result<IndexSyncStats> IndexSyncMemo::sync(const Context& ctx, const Catalog& catalog, SkillStore& store,
+                                           std::int64_t racy_window) {
+  std::lock_guard lock(m_mutex);
+  if (m_current) {
+    return IndexSyncStats{};
+  }
+  auto stats = sync_search_index(ctx, catalog, store, racy_window);
+  if (stats && stats->racy == 0) {
+    m_current = true;
   }
   return stats;
 }

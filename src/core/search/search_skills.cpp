@@ -100,8 +100,27 @@ Result<void> check_search_request(std::string_view query, std::size_t limit) {
   return {};
 }
 
+namespace {
+
+void collect_listed(const Catalog& catalog, std::vector<std::string>& keys,
+                    std::unordered_set<std::string_view>& listed) {
+  keys.reserve(catalog.listed.size());
+  for (std::size_t index : catalog.listed) {
+    keys.push_back(catalog.records[index].skill_md.string());
+  }
+  listed.reserve(keys.size());
+  listed.insert(keys.begin(), keys.end());
+}
+
+}  // namespace
+
+const std::unordered_set<std::string_view>& CatalogSearchMemo::listed(const Catalog& catalog) {
+  std::call_once(m_built, [&] { collect_listed(catalog, m_keys, m_listed); });
+  return m_listed;
+}
+
 Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog, SkillStore& store,
-                                     std::string_view query, std::size_t limit) {
+                                     std::string_view query, std::size_t limit, CatalogSearchMemo* memo) {
   SKILLRT_TRY(check_search_request(query, limit));
   // The engines take text; PostgreSQL refuses ill-formed UTF-8 outright.
   std::string text(trim_ascii_space(query));
@@ -114,18 +133,18 @@ Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog,
     return out;
   }
   text = without_stop_words(text);
-  auto synced = sync_search_index(ctx, catalog, store);
+  auto synced = memo != nullptr ? memo->index.sync(ctx, catalog, store) : sync_search_index(ctx, catalog, store);
   if (!synced) {
     return tl::unexpected(synced.error());
   }
   out.sync = *synced;
 
-  std::vector<std::string> listed_keys;
-  listed_keys.reserve(catalog.listed.size());
-  for (std::size_t index : catalog.listed) {
-    listed_keys.push_back(catalog.records[index].skill_md.string());
+  std::vector<std::string> own_keys;
+  std::unordered_set<std::string_view> own_listed;
+  if (memo == nullptr) {
+    collect_listed(catalog, own_keys, own_listed);
   }
-  const std::unordered_set<std::string_view> listed(listed_keys.begin(), listed_keys.end());
+  const std::unordered_set<std::string_view>& listed = memo != nullptr ? memo->listed(catalog) : own_listed;
 
   std::optional<std::string_view> user;
   if (ctx.user_id) {

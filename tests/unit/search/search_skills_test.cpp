@@ -283,6 +283,58 @@ TEST_P(SearchSkills, RecentlyChangedFilesAreReadAgain) {
   EXPECT_EQ(again->indexed, 1U);
 }
 
+// A host that keeps a catalog syncs the index once per catalog: later
+// searches of the same catalog check no file, and a new catalog (the watcher
+// dropped the old one) syncs again and sees the edit.
+TEST_P(SearchSkills, AKeptCatalogIsSyncedOnce) {
+  shared_skill("one", "name: one\ndescription: A quiet heron.\n");
+  core::CatalogOptions options;
+  options.use_cache = false;
+  const core::Catalog catalog = core::build_catalog(ctx, cfg, options);
+  core::CatalogSearchMemo memo;
+  const auto first = memo.index.sync(ctx, catalog, *store, 0);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->checked, 1U);
+  EXPECT_EQ(first->indexed, 1U);
+  EXPECT_EQ(first->racy, 0U);
+  const auto searched = core::search_skills_in(ctx, catalog, *store, "heron", 5, &memo);
+  ASSERT_TRUE(searched) << searched.error().message;
+  EXPECT_EQ(searched->sync.checked, 0U);  // nothing stat'ed again
+  ASSERT_EQ(searched->results.size(), 1U);
+
+  shared_skill("one", "name: one\ndescription: A loud egret.\n");
+  // The same catalog and memo: the edit is not looked for (the watcher's job).
+  EXPECT_TRUE(core::search_skills_in(ctx, catalog, *store, "egret", 5, &memo)->results.empty());
+  // A new catalog with its own memo finds it.
+  const core::Catalog rebuilt = core::build_catalog(ctx, cfg, options);
+  core::CatalogSearchMemo fresh;
+  const auto found = core::search_skills_in(ctx, rebuilt, *store, "egret", 5, &fresh);
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ(found->sync.indexed, 1U);
+  ASSERT_EQ(found->results.size(), 1U);
+}
+
+// A sync that read a file inside the racy window does not count: the next
+// search of the same catalog syncs again, until a sync reads nothing racy.
+TEST_P(SearchSkills, AKeptCatalogWithARacyFileSyncsAgain) {
+  shared_skill("one", "name: one\ndescription: First.\n");
+  core::CatalogOptions options;
+  options.use_cache = false;
+  const core::Catalog catalog = core::build_catalog(ctx, cfg, options);
+  core::IndexSyncMemo memo;
+  const auto first = memo.sync(ctx, catalog, *store);  // the real 2 s window: just written
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->racy, 1U);
+  const auto second = memo.sync(ctx, catalog, *store, 0);
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(second->checked, 1U);
+  EXPECT_EQ(second->indexed, 1U);  // the racy stamp never matches
+  EXPECT_EQ(second->racy, 0U);
+  const auto third = memo.sync(ctx, catalog, *store, 0);
+  ASSERT_TRUE(third) << third.error().message;
+  EXPECT_EQ(third->checked, 0U);
+}
+
 TEST_P(SearchSkills, SharedDocumentsOfOtherRootsSurviveButAreNotReturned) {
   // A skill indexed from an external dir stays in the index while its file
   // exists, but a context whose config no longer lists the dir never sees it.
