@@ -39,6 +39,13 @@ struct Posting {
 // Ascending rowid, one entry per document.
 using PostingList = std::vector<Posting>;
 
+// How many documents one owner of the index has (shared, or one user), and
+// their tokens in the text columns; a scope's CorpusSize sums its owners'.
+struct OwnerSize {
+  std::int64_t documents = 0;
+  double total_length = 0; // a sum of whole numbers: exact, whatever the order
+};
+
 // The documents of the caller's scope, counted in the text columns.
 struct CorpusSize {
   std::int64_t documents = 0;

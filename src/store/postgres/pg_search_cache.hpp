@@ -45,12 +45,6 @@
 
 namespace skillrt::store::pg {
 
-// How many documents one owner has, and their tokens.
-struct OwnerSize {
-  std::int64_t documents = 0;
-  double total_length = 0;  // a sum of whole numbers: exact, whatever the order
-};
-
 class SearchCache {
  public:
   // The cache of the database `endpoint` names, made on first use and shared

@@ -31,12 +31,6 @@
 
 namespace skillrt::store::sqlite {
 
-// How many documents one scope token has, and their tokens in the text columns.
-struct OwnerSize {
-  std::int64_t documents = 0;
-  double total_length = 0; // a sum of whole numbers: exact, whatever the order
-};
-
 class SearchCache {
 public:
   // Before a search: empties what may be stale (another connection's commit,
