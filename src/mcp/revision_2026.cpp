@@ -122,11 +122,11 @@ const char* name_source(std::string_view method) {
 }
 
 bool is_cacheable(std::string_view method) {
-  // The core revision's cacheable results, and the Skills extension's two
+  // The core revision's cacheable results, and the Skills extension's three
   // (SEP-2640 gives its results the same cache fields).
   return method == "tools/list" || method == "prompts/list" || method == "resources/list" ||
          method == "resources/templates/list" || method == "resources/read" || method == "server/discover" ||
-         method == "skills/list" || method == "skills/get";
+         method == "skills/list" || method == "skills/get" || method == "resources/directory/read";
 }
 
 // Results the same for every caller (so a shared cache may keep them).

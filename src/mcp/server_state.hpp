@@ -229,6 +229,7 @@ MethodResult subscribe_resource(Session::Impl& session, const Json& params);
 MethodResult unsubscribe_resource(Session::Impl& session, const Json& params);
 MethodResult list_skills_extension(Session::Impl& session, const Json& params);
 MethodResult get_skill_extension(Session::Impl& session, const Json& params);
+MethodResult read_skill_directory(Session::Impl& session, const Json& params);
 MethodResult complete(Session::Impl& session, const Json& params);
 
 // --- params ---------------------------------------------------------------------

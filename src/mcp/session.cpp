@@ -35,7 +35,8 @@ Json capabilities() {
   // The four tools never change while the server runs.
   caps["tools"] = Json{{"listChanged", false}};
   Json extensions = Json::object();
-  extensions[std::string(k_skills_extension)] = Json::object();
+  // directoryRead: the extension's optional resources/directory/read.
+  extensions[std::string(k_skills_extension)] = Json{{"directoryRead", true}};
   caps["extensions"] = std::move(extensions);
   return caps;
 }
@@ -121,6 +122,7 @@ const std::unordered_map<std::string_view, Handler>& method_table() {
       {"resources/unsubscribe", &unsubscribe_resource},
       {"skills/list", &list_skills_extension},
       {"skills/get", &get_skill_extension},
+      {"resources/directory/read", &read_skill_directory},
       {"completion/complete", &complete},
   };
   return k_methods;

@@ -1,8 +1,14 @@
-// The MCP Skills extension (io.modelcontextprotocol/skills): skills/list and
-// skills/get. An entry is {uri, frontmatter, resources}: the SKILL.md URI, its
-// frontmatter as JSON, and the complete manifest of the skill's published
-// files with the sha256 digest and size of each file's raw bytes.
+// The MCP Skills extension (io.modelcontextprotocol/skills): skills/list,
+// skills/get and the optional resources/directory/read. An entry is {uri,
+// frontmatter, resources}: the SKILL.md URI, its frontmatter as JSON, and the
+// complete manifest of the skill's published files with the sha256 digest and
+// size of each file's raw bytes. A directory read lists the direct children
+// of a skill's directory or of one of its subdirectories, as that manifest
+// has them: what is not published is not shown, not even by name.
+#include <algorithm>
+#include <map>
 #include <string>
+#include <string_view>
 
 #include "core/util/sha256.hpp"
 #include "core/yaml/frontmatter.hpp"
@@ -134,6 +140,103 @@ MethodResult get_skill_extension(Session::Impl& session, const Json& params) {
   Json result = Json::object();
   result["resultType"] = "complete";
   result["skill"] = std::move(*found);
+  add_cache_hints(result);
+  return result;
+}
+
+namespace {
+
+// Children per page of resources/directory/read (a skill publishes at most 512 files).
+constexpr std::size_t k_directory_page = 200;
+constexpr std::string_view k_directory_mime_type = "inode/directory";
+
+RpcError not_a_directory(const std::string& uri) {
+  return RpcError{rpc_code::invalid_params, "Invalid params: no skill directory at \"" + uri + "\"",
+                  Json{{"uri", uri}}};
+}
+
+}  // namespace
+
+MethodResult read_skill_directory(Session::Impl& session, const Json& params) {
+  auto uri = string_param(params, "uri", true);
+  if (!uri) {
+    return tl::unexpected(uri.error());
+  }
+  auto offset = cursor_offset(params);
+  if (!offset) {
+    return tl::unexpected(offset.error());
+  }
+  const auto snapshot = session.server->snapshot(session.ctx);
+  // skill://<skill-path> (a trailing '/' allowed) is the skill's own
+  // directory; skill://<skill-path>/<dir> one of its subdirectories.
+  std::string_view target = **uri;
+  if (target.size() > 1 && target.back() == '/') {
+    target.remove_suffix(1);
+  }
+  std::optional<UriTarget> found = resolve_skill_uri(*snapshot, std::string(target) + "/SKILL.md");
+  std::string dir;  // relative to the skill directory; "" for the directory itself
+  if (found && found->file == "SKILL.md") {
+    found->file.clear();
+  } else {
+    found = resolve_skill_uri(*snapshot, target);
+    if (!found) {
+      return tl::unexpected(not_a_directory(**uri));
+    }
+    dir = found->file;
+  }
+  const auto manifest = entry(*snapshot, found->skill);
+  if (!manifest) {
+    return tl::unexpected(not_a_directory(**uri));
+  }
+  const std::string& path = snapshot->skill_paths[found->skill];
+  std::map<std::string, std::size_t> size_of_uri;  // the manifest: what is published, and its size
+  for (const Json& resource : manifest->at("resources")) {
+    size_of_uri.emplace(resource.at("uri").get<std::string>(), resource.at("size").get<std::size_t>());
+  }
+  const core::SkillRecord& record = snapshot->catalog.records[snapshot->skills[found->skill]];
+  const std::string prefix = dir.empty() ? std::string() : dir + "/";
+  // Sorted by name, each child once: a file, or a directory holding published files.
+  std::map<std::string, Json> children;
+  for (const std::string& file : skill_files(record.dir.path())) {
+    const auto size = size_of_uri.find(protocol::json_text(skill_uri(path, file)));
+    if (size == size_of_uri.end() || file.compare(0, prefix.size(), prefix) != 0 || file.size() == prefix.size()) {
+      continue;
+    }
+    const std::string_view rest = std::string_view(file).substr(prefix.size());
+    const std::size_t slash = rest.find('/');
+    const std::string name(rest.substr(0, slash));
+    if (children.count(name) != 0) {
+      continue;
+    }
+    Json child = Json::object();
+    child["uri"] = protocol::json_text(skill_uri(path, prefix + name));
+    child["name"] = protocol::json_text(name);
+    if (slash == std::string_view::npos) {
+      child["mimeType"] = mime_type_for(file);
+      child["size"] = size->second;
+    } else {
+      child["mimeType"] = std::string(k_directory_mime_type);
+    }
+    children.emplace(name, std::move(child));
+  }
+  // A path that is a published file, or holds none, is not a directory.
+  if (!dir.empty() && children.empty()) {
+    return tl::unexpected(not_a_directory(**uri));
+  }
+  Json resources = Json::array();
+  std::size_t index = 0;
+  for (auto& [name, child] : children) {
+    if (index >= *offset && index < *offset + k_directory_page) {
+      resources.push_back(std::move(child));
+    }
+    ++index;
+  }
+  Json result = Json::object();
+  result["resultType"] = "complete";
+  result["resources"] = std::move(resources);
+  if (*offset + k_directory_page < children.size()) {
+    result["nextCursor"] = make_cursor(*offset + k_directory_page);
+  }
   add_cache_hints(result);
   return result;
 }

@@ -43,6 +43,7 @@ scenarios=(
   sep-2640-skills-directory@default
   sep-2640-skills-enumeration@2026-07-28
   sep-2640-skills-manifest@2026-07-28
+  sep-2640-skills-directory@2026-07-28
 )
 # Checks that exercise the suite's own diagnostic tools (test_missing_capability,
 # test_streaming_elicitation, test_logging_tool): "Not testable" against any
@@ -58,6 +59,12 @@ mkdir -p "$home/skills/devops/deploy/references"
 printf '# Checklist\n\n- tests are green\n' >"$home/skills/devops/deploy/references/checklist.md"
 make_skill "$home/skills/notes/journal" journal "Keep a daily work journal"
 make_skill "$home/skills/review" review "Review a change before it merges"
+# The directory scenario reads the first listed skill's directory and wants
+# a subdirectory in it: every skill here has one.
+for dir in notes/journal review; do
+  mkdir -p "$home/skills/$dir/references"
+  printf '# Notes\n\nSee the main file.\n' >"$home/skills/$dir/references/notes.md"
+done
 
 serve_pid=""
 stop_serve() {

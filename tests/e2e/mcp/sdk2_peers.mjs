@@ -48,7 +48,8 @@ async function connectHttp(url, bearer, name, options) {
   return { client, transport };
 }
 
-// Lists, gets and reads every skill through the SkillsClient; returns the URIs.
+// Lists, gets, reads and walks the directories of every skill through the
+// SkillsClient; returns the URIs.
 async function walkSkills(client, who) {
   const skills = new SkillsClient(client);
   check(skills.supported, `${who}: SkillsClient sees no skills extension`);
@@ -67,6 +68,24 @@ async function walkSkills(client, who) {
       const read = await skills.read(got.skill, file.uri);
       check(read.verified, `${who}: ${file.uri} was not verified`);
     }
+    // resources/directory/read, walked from the skill's directory down,
+    // reaches exactly the files of the manifest, each with its size.
+    check(skills.directoryRead, `${who}: SkillsClient reports directoryRead: false`);
+    const walked = new Map();
+    const pending = [entry.uri.slice(0, -'/SKILL.md'.length)];
+    while (pending.length > 0) {
+      const dir = pending.pop();
+      const page = await skills.readDirectory(dir);
+      check(Number.isInteger(page.ttlMs), `${who}: resources/directory/read ttlMs for ${dir}`);
+      for (const child of page.resources) {
+        check(child.uri.startsWith(`${dir}/`), `${who}: ${child.uri} is not a child of ${dir}`);
+        if (child.mimeType === 'inode/directory') pending.push(child.uri);
+        else walked.set(child.uri, child.size);
+      }
+    }
+    const manifestFiles = new Map((got.skill.resources ?? []).map(file => [file.uri, file.size]));
+    eq(JSON.stringify([...walked].sort()), JSON.stringify([...manifestFiles].sort()),
+      `${who}: the directory tree of ${entry.uri} against its manifest`);
     uris.push(entry.uri);
   }
   return uris.sort();

@@ -46,7 +46,8 @@ TEST_F(McpSession, InitializeNegotiatesTheVersion) {
   EXPECT_EQ(result["capabilities"]["tools"]["listChanged"], false);
   EXPECT_TRUE(result["capabilities"]["logging"].is_object());
   EXPECT_TRUE(result["capabilities"]["completions"].is_object());
-  EXPECT_TRUE(result["capabilities"]["extensions"]["io.modelcontextprotocol/skills"].is_object());
+  EXPECT_EQ(result["capabilities"]["extensions"]["io.modelcontextprotocol/skills"],
+            Json({{"directoryRead", true}}));
   EXPECT_TRUE(session->initialized());
   EXPECT_EQ(session->protocol_version(), "2025-06-18");
   // A second initialize is refused.
@@ -290,6 +291,47 @@ TEST_F(McpSession, SkillsExtensionListsDigests) {
   EXPECT_EQ(got["resultType"], "complete");
   EXPECT_EQ(error_code_of(*session, "skills/get", Json{{"uri", "skill://nope/SKILL.md"}}), -32602);
   EXPECT_EQ(error_code_of(*session, "skills/get", Json{{"uri", "skill://devops/deploy/references/api.md"}}), -32602);
+}
+
+// resources/directory/read lists a skill directory's direct children as the
+// manifest publishes them: files with their size, subdirectories as
+// inode/directory, sorted by name; a file or an unknown path is -32602.
+TEST_F(McpSession, SkillsExtensionReadsDirectories) {
+  m_home.tree().write("home/skills/devops/deploy/notes-not-linked.txt", "not published\n");
+  auto session = m_home.ready();
+  Json top = result_of(*session, "resources/directory/read", Json{{"uri", "skill://devops/deploy"}});
+  EXPECT_EQ(top["resultType"], "complete");
+  EXPECT_TRUE(top.contains("ttlMs"));
+  EXPECT_TRUE(top.contains("cacheScope"));
+  EXPECT_FALSE(top.contains("nextCursor"));
+  const Json& children = top["resources"];
+  ASSERT_EQ(children.size(), 3u) << children.dump();  // the unpublished file is not named
+  EXPECT_EQ(children[0]["uri"], "skill://devops/deploy/SKILL.md");
+  EXPECT_EQ(children[0]["name"], "SKILL.md");
+  EXPECT_EQ(children[0]["mimeType"], "text/markdown");
+  EXPECT_GT(children[0]["size"].get<std::size_t>(), 0u);
+  EXPECT_EQ(children[1]["uri"], "skill://devops/deploy/assets");
+  EXPECT_EQ(children[1]["mimeType"], "inode/directory");
+  EXPECT_FALSE(children[1].contains("size"));
+  EXPECT_EQ(children[2]["uri"], "skill://devops/deploy/references");
+  EXPECT_EQ(children[2]["mimeType"], "inode/directory");
+  // A trailing slash names the same directory.
+  EXPECT_EQ(result_of(*session, "resources/directory/read", Json{{"uri", "skill://devops/deploy/"}})["resources"],
+            children);
+
+  Json refs = result_of(*session, "resources/directory/read", Json{{"uri", "skill://devops/deploy/references"}});
+  ASSERT_EQ(refs["resources"].size(), 1u);
+  EXPECT_EQ(refs["resources"][0]["uri"], "skill://devops/deploy/references/api.md");
+  EXPECT_EQ(refs["resources"][0]["size"], 19);
+
+  for (const char* bad : {"skill://devops/deploy/SKILL.md", "skill://devops/deploy/references/api.md",
+                          "skill://devops/deploy/nope", "skill://devops/deploy/notes-not-linked.txt",
+                          "skill://devops/deploy/../../skills", "skill://nope", "file:///etc"}) {
+    EXPECT_EQ(error_code_of(*session, "resources/directory/read", Json{{"uri", bad}}), -32602) << bad;
+  }
+  EXPECT_EQ(error_code_of(*session, "resources/directory/read", Json::object()), -32602);
+  EXPECT_EQ(error_code_of(*session, "resources/directory/read", Json{{"uri", "skill://devops/deploy"}, {"cursor", "zz"}}),
+            -32602);
 }
 
 TEST_F(McpSession, SkillsExtensionFillsMissingNameAndDescription) {
