@@ -27,6 +27,7 @@ class Command {
 
 std::unique_ptr<Command> make_list_command();
 std::unique_ptr<Command> make_view_command();
+std::unique_ptr<Command> make_setup_command();  // cmd_setup.cpp: supply a skill's environment variables
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_doctor_command();
 std::unique_ptr<Command> make_trust_command(bool trust);

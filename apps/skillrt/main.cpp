@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<skillrt::app::Command>> commands;
   commands.push_back(skillrt::app::make_list_command());
   commands.push_back(skillrt::app::make_view_command());
+  commands.push_back(skillrt::app::make_setup_command());
   commands.push_back(skillrt::app::make_validate_command());
   commands.push_back(skillrt::app::make_doctor_command());
   commands.push_back(skillrt::app::make_trust_command(true));

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/limits.hpp"
+#include "core/view/dotenv_write.hpp"
 
 namespace skillrt::mcp {
 
@@ -97,7 +98,10 @@ void ViewCache::store(const std::string& name, const core::SkillDocument& doc, c
   if (config.skills.inline_shell) {
     return;  // command output may change from one call to the next
   }
-  std::vector<fs::path> paths{doc.source_path, ctx.home / ".env"};
+  std::vector<fs::path> paths{doc.source_path};
+  for (const fs::path& dotenv : core::dotenv_files(ctx)) {  // the user's own .env and HOME/.env
+    paths.push_back(dotenv);
+  }
   for (const std::string& rel : doc.readiness.credential_files_checked) {
     paths.push_back(ctx.home / rel);
   }

@@ -6,7 +6,8 @@
 // the identity of everything its answer was computed from — SKILL.md, the
 // skill folder and every folder below its references/templates/assets/scripts
 // (their mtime/ctime move when an entry is added, removed or renamed),
-// HOME/.env and each required credential file (present or absent) — and is
+// the .env files readiness reads (the user's own, HOME/.env) and each required
+// credential file (present or absent) — and is
 // used only while every one of them stats the same. Files changed within the
 // racy window of being cached are not kept (as git does for its index), and
 // answers that can differ between calls with the same files (inline shell

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/view/dotenv.hpp"
+#include "core/view/dotenv_write.hpp"
 #include "core/view/name_check.hpp"
 
 namespace skillrt::core {
@@ -195,7 +196,13 @@ std::vector<EnvRequirement> required_environment_variables(const YamlNode& front
 Readiness evaluate_readiness(const YamlNode& frontmatter, const Context& ctx) {
   Readiness readiness;
   readiness.required_environment_variables = required_environment_variables(frontmatter);
-  const std::map<std::string, std::string> dotenv = load_dotenv(ctx.home / ".env");
+  // The user's own .env first, then HOME/.env: the first file naming a key decides.
+  std::map<std::string, std::string> dotenv;
+  for (const std::filesystem::path& file : dotenv_files(ctx)) {
+    for (auto& [key, value] : load_dotenv(file)) {
+      dotenv.try_emplace(key, std::move(value));
+    }
+  }
   const auto present = [&](const std::string& name) {
     if (const auto it = dotenv.find(name); it != dotenv.end()) {
       return !it->second.empty();

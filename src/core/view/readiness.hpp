@@ -41,7 +41,8 @@ struct Readiness {
 std::vector<EnvRequirement> required_environment_variables(const YamlNode& frontmatter);
 
 // Evaluates frontmatter against ctx: a variable is present when non-empty in
-// ctx.home/.env (a key present there decides alone), else non-empty in ctx.env;
+// the first of dotenv_files(ctx) that names it (the user's own .env, then
+// ctx.home/.env; a key present there decides alone), else non-empty in ctx.env;
 // required_credential_files are checked relative to ctx.home.
 Readiness evaluate_readiness(const YamlNode& frontmatter, const Context& ctx);
 

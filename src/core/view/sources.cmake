@@ -1,6 +1,7 @@
 # skill_view: name checks, the shared resolver, readiness, preprocessing, file serving.
 list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/dotenv.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dotenv_write.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_serving.cpp
   ${CMAKE_CURRENT_LIST_DIR}/inline_shell.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linked_files.cpp
