@@ -35,6 +35,25 @@ std::string unquote(std::string_view value) {
 
 } // namespace
 
+std::optional<DotenvAssignment> dotenv_assignment(std::string_view line) {
+  line = trim(line);
+  if (line.empty() || line.front() == '#') {
+    return std::nullopt;
+  }
+  if (line.substr(0, 7) == "export ") {
+    line = trim(line.substr(7));
+  }
+  const std::size_t eq = line.find('=');
+  if (eq == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const std::string_view key = trim(line.substr(0, eq));
+  if (key.empty()) {
+    return std::nullopt;
+  }
+  return DotenvAssignment{key, trim(line.substr(eq + 1))};
+}
+
 std::map<std::string, std::string> parse_dotenv(std::string_view text) {
   std::map<std::string, std::string> values;
   std::size_t begin = 0;
@@ -43,23 +62,11 @@ std::map<std::string, std::string> parse_dotenv(std::string_view text) {
     if (end == std::string_view::npos) {
       end = text.size();
     }
-    std::string_view line = trim(text.substr(begin, end - begin));
+    const std::optional<DotenvAssignment> assignment = dotenv_assignment(text.substr(begin, end - begin));
     begin = end + 1;
-    if (line.empty() || line.front() == '#') {
-      continue;
+    if (assignment) {
+      values[std::string(assignment->key)] = unquote(assignment->raw_value);
     }
-    if (line.substr(0, 7) == "export ") {
-      line = trim(line.substr(7));
-    }
-    const std::size_t eq = line.find('=');
-    if (eq == std::string_view::npos) {
-      continue;
-    }
-    const std::string_view key = trim(line.substr(0, eq));
-    if (key.empty()) {
-      continue;
-    }
-    values[std::string(key)] = unquote(trim(line.substr(eq + 1)));
   }
   return values;
 }

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,15 @@ namespace skillrt::core {
 // unquoted value. Lines without `=` or with an empty key are ignored; a later
 // duplicate key wins.
 std::map<std::string, std::string> parse_dotenv(std::string_view text);
+
+// What one dotenv line assigns, as parse_dotenv reads it: the key, and the
+// value's text after '=' (trimmed, quotes not yet removed); nullopt for a
+// blank, comment or malformed line. Views into `line`.
+struct DotenvAssignment {
+  std::string_view key;
+  std::string_view raw_value;
+};
+std::optional<DotenvAssignment> dotenv_assignment(std::string_view line);
 
 // Reads and parses `path`; a missing, unreadable or oversized file is empty.
 std::map<std::string, std::string> load_dotenv(const std::filesystem::path& path);

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -11,32 +12,16 @@
 #include "core/files/read_file.hpp"
 #include "core/limits.hpp"
 #include "core/tenancy/user_home.hpp"
+#include "core/view/dotenv.hpp"
 
 namespace skillrt::core {
 namespace fs = std::filesystem;
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
-// The key a dotenv line assigns, as parse_dotenv reads it ("" for none).
+// The key a dotenv line assigns ("" for none).
 std::string_view assigned_key(std::string_view line) {
-  line = trim(line);
-  if (line.empty() || line.front() == '#') {
-    return {};
-  }
-  if (line.substr(0, 7) == "export ") {
-    line = trim(line.substr(7));
-  }
-  const std::size_t eq = line.find('=');
-  return eq == std::string_view::npos ? std::string_view() : trim(line.substr(0, eq));
+  const std::optional<DotenvAssignment> assignment = dotenv_assignment(line);
+  return assignment ? assignment->key : std::string_view();
 }
 
 std::string quoted(const std::string& value) {
