@@ -20,9 +20,13 @@
 
 #include "command.hpp"
 #include "core/files/read_file.hpp"
+#include "core/limits.hpp"
 #include "core/util/terminal_text.hpp"
+#include "core/util/utf8.hpp"
 #include "core/view/dotenv_write.hpp"
+#include "core/view/readiness.hpp"
 #include "core/view/skill_view.hpp"
+#include "core/yaml/frontmatter.hpp"
 #include "protocol/view_json.hpp"
 
 namespace skillrt::app {
@@ -170,7 +174,7 @@ class SetupCommand final : public Command {
     }
     if (m_from_files.empty() && !m_from_env) {
       if (before.missing_required_environment_variables.empty()) {
-        return report(inv, *doc, {}, "");
+        return report(*doc, before, {}, "");
       }
       if (::isatty(STDIN_FILENO) != 1) {
         Json out = failure(doc->name, "setup: standard input is not a terminal; use --from-env or --set-from-file "
@@ -197,7 +201,7 @@ class SetupCommand final : public Command {
       }
     }
     if (values.empty()) {
-      return report(inv, *doc, {}, "");
+      return report(*doc, before, {}, "");
     }
     auto file = core::dotenv_file_for_writes(inv.ctx);
     if (!file) {
@@ -212,18 +216,27 @@ class SetupCommand final : public Command {
     for (const auto& [var, value] : values) {
       names.push_back(var);
     }
-    return report(inv, *doc, names, file->string());
+    auto now = readiness_now(inv, *doc);
+    if (!now) {
+      return failure(doc->name, "setup: stored " + join(names) + ", then could not read the skill again: " +
+                                    now.error().message);
+    }
+    return report(*doc, *now, names, file->string());
   }
 
-  // Readiness after the write, as `view` reports it.
-  Json report(const Invocation& inv, const core::SkillDocument& doc, const std::vector<std::string>& stored,
-              const std::string& file) const {
-    std::vector<std::string> warnings;
-    auto viewed = core::view_skill(inv.ctx, inv.config, m_name, std::nullopt, warnings);
-    if (!viewed) {
-      return protocol::view_failure_json(viewed.error());
+  // Readiness after the write: the frontmatter `view` just read, evaluated
+  // again against the .env files (no second catalog build).
+  static Result<core::Readiness> readiness_now(const Invocation& inv, const core::SkillDocument& doc) {
+    auto bytes = core::read_regular_file(doc.source_path, limits::k_max_skill_file_bytes);
+    if (!bytes) {
+      return tl::unexpected(bytes.error());
     }
-    const core::Readiness& now = std::get<core::SkillDocument>(*viewed).readiness;
+    const std::string text(core::strip_bom(core::sanitize_utf8(*bytes)));
+    return core::evaluate_readiness(core::parse_frontmatter(text).fields, inv.ctx);
+  }
+
+  static Json report(const core::SkillDocument& doc, const core::Readiness& now, const std::vector<std::string>& stored,
+                     const std::string& file) {
     Json out = Json::object();
     out["success"] = true;
     out["name"] = doc.name;

@@ -132,6 +132,8 @@ std::shared_ptr<const Snapshot> Server::Impl::snapshot(const core::Context& ctx)
 
 Result<core::SkillSearch> Server::Impl::search_skills(const core::Context& ctx, std::string_view query,
                                                      std::size_t limit) {
+  // search_skills_in checks the request too; checking first spares a bad
+  // request the snapshot (a catalog build when none is kept).
   SKILLRT_TRY(core::check_search_request(query, limit));
   const std::shared_ptr<const Snapshot> kept = snapshot(ctx);
   // A snapshot built for this request alone (no watcher) has a memo of its
