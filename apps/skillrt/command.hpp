@@ -38,6 +38,7 @@ std::unique_ptr<Command> make_scan_command();
 std::unique_ptr<Command> make_db_command();  // cmd_db.cpp: database skills
 std::unique_ptr<Command> make_ledger_command();  // cmd_ledger.cpp: the audit log of skill changes
 std::unique_ptr<Command> make_search_command();  // cmd_search.cpp: relevant-skill search
+std::unique_ptr<Command> make_match_command();   // cmd_match.cpp: the skills a message triggers
 std::unique_ptr<Command> make_memory_command();  // cmd_memory.cpp: the user's memory stores
 std::unique_ptr<Command> make_todo_command();    // cmd_todo.cpp: the user's todo list
 std::unique_ptr<Command> make_token_command();   // cmd_token.cpp: API tokens for `serve`

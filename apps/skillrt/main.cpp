@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_db_command());
   commands.push_back(skillrt::app::make_ledger_command());
   commands.push_back(skillrt::app::make_search_command());
+  commands.push_back(skillrt::app::make_match_command());
   commands.push_back(skillrt::app::make_memory_command());
   commands.push_back(skillrt::app::make_todo_command());
   commands.push_back(skillrt::app::make_token_command());

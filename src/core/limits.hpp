@@ -50,6 +50,21 @@ inline constexpr std::size_t k_listing_body_scan_bytes = 256 * 1024;
 // Path length accepted from a caller (name, file path).
 inline constexpr std::size_t k_max_path_length = 4096;
 
+// --- Trigger activation (core/activation) ---
+// `triggers` and `paths` items read per skill, and the longest item kept
+// (longer ones are dropped: a trigger is a phrase, a pattern or a glob).
+inline constexpr std::size_t k_max_activation_rules = 64;
+inline constexpr std::size_t k_max_activation_rule_bytes = 256;
+// The longest user message matched, and the most files a turn may name.
+inline constexpr std::size_t k_max_match_message_bytes = 64 * 1024;
+inline constexpr std::size_t k_max_match_paths = 256;
+// Results of one match: the default and the most a caller may ask for.
+inline constexpr std::size_t k_match_default_limit = 5;
+inline constexpr std::size_t k_match_max_limit = 50;
+// Memory one compiled `/pattern/` trigger may take in RE2 (its DFA cache
+// included); a pattern that needs more does not compile.
+inline constexpr std::int64_t k_trigger_pattern_max_mem = 256 * 1024;
+
 // --- Relevant-skill search (core/search) ---
 // Results of one search: the default (issue 3/5) and the most a caller may ask for.
 inline constexpr std::size_t k_search_default_limit = 5;

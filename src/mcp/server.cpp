@@ -143,6 +143,14 @@ Result<core::SkillSearch> Server::Impl::search_skills(const core::Context& ctx, 
   });
 }
 
+Result<core::SkillMatch> Server::Impl::match_skills(const core::Context& ctx, const core::MatchRequest& request) {
+  SKILLRT_TRY(core::check_match_request(request));
+  const std::shared_ptr<const Snapshot> kept = snapshot(ctx);
+  return with_store([&](core::SkillStore& store) {
+    return core::match_skills_in(ctx, kept->catalog, store, request, &kept->activation_memo);
+  });
+}
+
 void Server::Impl::invalidate(const std::optional<std::string>& user) {
   std::lock_guard lock(snapshots_mutex);
   ++generation;
@@ -551,6 +559,10 @@ Result<void> Server::with_store(const std::function<Result<void>(core::SkillStor
 
 Result<core::SkillSearch> Server::search_skills(const core::Context& ctx, std::string_view query, std::size_t limit) {
   return m_impl->search_skills(ctx, query, limit);
+}
+
+Result<core::SkillMatch> Server::match_skills(const core::Context& ctx, const core::MatchRequest& request) {
+  return m_impl->match_skills(ctx, request);
 }
 
 void Server::note_view(const core::Context& ctx, core::Layer layer, const std::string& name) {

@@ -27,6 +27,8 @@ namespace skillrt::core {
 struct Catalog;
 class EventBus;
 struct SkillSearch;
+struct SkillMatch;
+struct MatchRequest;
 }
 
 namespace skillrt::mcp {
@@ -162,6 +164,9 @@ class Server {
   // skills_search over the caller's catalog: the search index is synced once
   // per kept catalog, not on every search (core/search/index_sync.hpp).
   Result<core::SkillSearch> search_skills(const core::Context& ctx, std::string_view query, std::size_t limit);
+  // skills_match over the caller's catalog: its triggers are compiled once
+  // per kept catalog (core/activation/match_skills.hpp).
+  Result<core::SkillMatch> match_skills(const core::Context& ctx, const core::MatchRequest& request);
   // Counts a successful view in the caller's usage record, batched as skill_view's are.
   void note_view(const core::Context& ctx, core::Layer layer, const std::string& name);
   // The server's configuration (config.yaml as read at start).

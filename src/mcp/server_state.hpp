@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/activation/match_skills.hpp"
 #include "core/commands/skill_commands.hpp"
 #include "core/discovery/catalog.hpp"
 #include "core/events/event_bus.hpp"
@@ -72,6 +73,8 @@ struct Snapshot {
 
   // The search index synced with `catalog` once, and its listed paths.
   mutable core::CatalogSearchMemo search_memo;
+  // The listed skills' triggers, compiled on the first match.
+  mutable core::CatalogActivationMemo activation_memo;
 
   explicit Snapshot(std::int64_t view_racy_window_ns) : views(view_racy_window_ns) {}
 };
@@ -117,6 +120,8 @@ struct Server::Impl {
   std::shared_ptr<const Snapshot> snapshot(const core::Context& ctx);
   // skills_search over ctx's snapshot (Server::search_skills).
   Result<core::SkillSearch> search_skills(const core::Context& ctx, std::string_view query, std::size_t limit);
+  // skills_match over ctx's snapshot (Server::match_skills).
+  Result<core::SkillMatch> match_skills(const core::Context& ctx, const core::MatchRequest& request);
   // Drops the snapshots of `user` (nullopt: every snapshot).
   void invalidate(const std::optional<std::string>& user);
   // Runs `work` with a store of the pool; the open error or busy otherwise.

@@ -1,15 +1,17 @@
-// The four tools: Hermes' skills_list, skill_view and skill_manage, plus
-// skills_search (their schemas: protocol/skill_tools). skill_manage passes
+// The five tools: Hermes' skills_list, skill_view and skill_manage, plus
+// skills_search and skills_match (their schemas: protocol/skill_tools). skill_manage passes
 // the approval gate (core/proposals/approval_gate) as an agent's write. Each answers Hermes' JSON object (src/protocol) twice: as
 // text for models and as structuredContent for programs. A failed operation
 // and an argument of the wrong type are isError results (the model can read
 // and fix them); only an unknown tool or a malformed call is a protocol error.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/activation/match_skills.hpp"
 #include "core/limits.hpp"
 #include "core/manage/manage_request.hpp"
 #include "core/proposals/approval_gate.hpp"
@@ -19,6 +21,7 @@
 #include "protocol/catalog_json.hpp"
 #include "protocol/review_json.hpp"
 #include "protocol/skill_tools.hpp"
+#include "protocol/match_json.hpp"
 #include "protocol/search_json.hpp"
 #include "protocol/view_json.hpp"
 
@@ -174,6 +177,47 @@ MethodOutput run_skills_search(Session::Impl& session, const Json& args) {
   return tool_result(protocol::search_json(*query, search));
 }
 
+MethodOutput run_skills_match(Session::Impl& session, const Json& args) {
+  std::string error;
+  core::MatchRequest request;
+  const auto message = string_argument(args, "message", error);
+  if (const auto given = args.find("paths"); given != args.end() && !given->is_null()) {
+    if (!given->is_array() || !std::all_of(given->begin(), given->end(), [](const Json& p) { return p.is_string(); })) {
+      error = error.empty() ? "Argument 'paths' must be an array of strings." : error;
+    } else {
+      // More than the maximum is refused by check_match_request, without a copy of them all.
+      for (const Json& path : *given) {
+        if (request.paths.size() > limits::k_max_match_paths) {
+          break;
+        }
+        request.paths.push_back(path.get<std::string>());
+      }
+    }
+  }
+  if (const auto given = args.find("limit"); given != args.end() && !given->is_null()) {
+    if (!given->is_number_integer()) {
+      error = error.empty() ? "Argument 'limit' must be an integer." : error;
+    } else if (given->is_number_unsigned()) {
+      request.limit = static_cast<std::size_t>(
+          std::min<std::uint64_t>(given->get<std::uint64_t>(), limits::k_match_max_limit + 1));
+    } else {
+      const std::int64_t value = given->get<std::int64_t>();
+      request.limit = value < 1 ? 0 : static_cast<std::size_t>(value);
+    }
+  }
+  if (!error.empty()) {
+    return argument_error(error);
+  }
+  if (!message) {
+    return argument_error("Argument 'message' is required.");
+  }
+  request.message = *message;
+  const Result<core::SkillMatch> match = session.server->match_skills(session.ctx, request);
+  // An agent is told what fires; a trigger that cannot be used is the
+  // author's business (skillrt match and the REST API show those).
+  return tool_result(protocol::match_json(request.message, match, false));
+}
+
 }  // namespace
 
 Json tool_definitions() {
@@ -206,6 +250,9 @@ MethodResult call_tool(Session::Impl& session, const Json& params) {
   }
   if (tool_name == "skills_search") {
     return run_skills_search(session, *args);
+  }
+  if (tool_name == "skills_match") {
+    return run_skills_match(session, *args);
   }
   return tl::unexpected(invalid_params("Invalid params: unknown tool \"" + tool_name + "\""));
 }

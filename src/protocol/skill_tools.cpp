@@ -86,6 +86,21 @@ Json skill_tool_definitions() {
                           {"maximum", limits::k_search_max_limit},
                           {"description", "Most results to return (default 5)"}}}},
       {"query"}, true));
+  tools.push_back(tool(
+      "skills_match", "Skills for this message",
+      "The skills whose triggers fire on the user's message (and whose path globs cover the files the turn "
+      "touches), each with the reason: call it with the user's words to find which skill to load. Returns "
+      "nothing for a message no skill asks for.",
+      Json{{"message", string_property("The user's message")},
+           {"paths", Json{{"type", "array"},
+                          {"items", Json{{"type", "string"}}},
+                          {"maxItems", limits::k_max_match_paths},
+                          {"description", "Files the turn reads or edits, for skills with `paths` globs"}}},
+           {"limit", Json{{"type", "integer"},
+                          {"minimum", 1},
+                          {"maximum", limits::k_match_max_limit},
+                          {"description", "Most skills to return (default 5)"}}}},
+      {"message"}, true));
   return tools;
 }
 

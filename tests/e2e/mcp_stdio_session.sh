@@ -56,7 +56,7 @@ assert_exit 0
 printf '%s\n' "$RUN_OUT" | jq -e -s 'all(.[]; .jsonrpc == "2.0")' >/dev/null || fail "stdout has a non-JSON-RPC line"
 assert_eq 14 "$(printf '%s\n' "$RUN_OUT" | jq -s '[.[] | select(has("id"))] | length')" "answers"
 assert_eq 2025-06-18 "$(answer 1 '.result.protocolVersion')" "negotiated version"
-assert_eq '["skills_list","skill_view","skill_manage","skills_search"]' "$(answer 2 '[.result.tools[].name]')" "tools"
+assert_eq '["skills_list","skill_view","skill_manage","skills_search","skills_match"]' "$(answer 2 '[.result.tools[].name]')" "tools"
 assert_eq 2 "$(answer 3 '.result.structuredContent.count')" "skills_list count"
 assert_eq false "$(answer 3 '.result.isError')" "skills_list isError"
 # The tool's JSON is exactly what `skillrt --json view` prints, but for the

@@ -89,6 +89,8 @@ void read_listing(const std::string& path, std::string& buffer, ListingCache* ca
   outcome.fields.description.clear();
   outcome.fields.platforms.clear();
   outcome.fields.environments.clear();
+  outcome.fields.triggers.clear();
+  outcome.fields.paths.clear();
   outcome.fields.yaml_problem.clear();
   outcome.failure = ListingFailure{SkipReason::unreadable, {}};
   outcome.listed = read_listing_fields(path, buffer, outcome.fields, outcome.failure);
@@ -276,6 +278,10 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     record.description_ref = catalog.descriptions.append(truncate_description(fields.description, truncated));
     record.platforms = catalog.strings.add_list(fields.platforms);
     record.environments = catalog.strings.add_list(fields.environments);
+    if (!fields.triggers.empty() || !fields.paths.empty()) {
+      catalog.activation.push_back(ActivationLists{index, catalog.strings.add_list(fields.triggers),
+                                                   catalog.strings.add_list(fields.paths)});
+    }
   }
   if (cache) {
     cache->save_if_changed();
@@ -289,15 +295,26 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   skips = {};
   release_free_heap();  // the cache's blocks, the read order and the skips are gone
   std::size_t kept = 0;
+  // Where each record moves (only needed to renumber the activation lists:
+  // a dropped record was not read, so it has none).
+  std::vector<std::size_t> moved_to(catalog.activation.empty() ? 0 : catalog.records.size());
   for (std::size_t index = 0; index < catalog.records.size(); ++index) {
     if (dropped[index]) {
       continue;
+    }
+    if (!moved_to.empty()) {
+      moved_to[index] = kept;
     }
     if (kept != index) {
       catalog.records[kept] = std::move(catalog.records[index]);
     }
     ++kept;
   }
+  for (ActivationLists& lists : catalog.activation) {
+    lists.record = moved_to[lists.record];
+  }
+  std::sort(catalog.activation.begin(), catalog.activation.end(),
+            [](const ActivationLists& a, const ActivationLists& b) { return a.record < b.record; });
   catalog.records.erase(catalog.records.begin() + static_cast<std::ptrdiff_t>(kept), catalog.records.end());
   catalog.skills_per_root.assign(roots.size(), 0);
   for (const SkillRecord& record : catalog.records) {
@@ -366,6 +383,12 @@ void index_catalog_names(Catalog& catalog) {
   std::sort(index->by_name.begin(), index->by_name.end());
   std::sort(index->by_skill_md.begin(), index->by_skill_md.end());
   catalog.name_index = std::move(index);
+}
+
+const ActivationLists* Catalog::activation_of(std::size_t record) const {
+  const auto found = std::lower_bound(activation.begin(), activation.end(), record,
+                                      [](const ActivationLists& lists, std::size_t at) { return lists.record < at; });
+  return found != activation.end() && found->record == record ? &*found : nullptr;
 }
 
 std::vector<const SkillRecord*> Catalog::sorted_listing(const std::optional<std::string>& category) const {

@@ -55,6 +55,15 @@ struct SkillRecord {
   std::size_t shadowed_by = static_cast<std::size_t>(-1);  // index into Catalog::records
 };
 
+// What activates a skill from a user's turn, as written in its frontmatter
+// (core/activation compiles it). Kept beside the records, not in them: few
+// skills have any, and a field in every record costs 50k catalogs' worth.
+struct ActivationLists {
+  std::size_t record = 0;  // index into Catalog::records
+  ViewList triggers;       // `triggers`
+  ViewList paths;          // `paths` globs
+};
+
 struct Catalog {
   Catalog() = default;
   // Movable, not copyable: records view `strings`, whose blocks move with it.
@@ -73,6 +82,10 @@ struct Catalog {
   std::vector<std::size_t> dirs_per_root;
   std::vector<std::size_t> skills_per_root;
   std::vector<PathString> legacy_files;  // flat NAME.md files, only with CatalogOptions::collect_legacy
+  std::vector<ActivationLists> activation;  // records with `triggers` or `paths`, by record index
+
+  // The activation lists of record `record`, or null when it has none.
+  const ActivationLists* activation_of(std::size_t record) const;
 
   // The listing description of `record` (a record of this catalog: body
   // fallback, truncated to 1024 characters), as a copy. Descriptions are

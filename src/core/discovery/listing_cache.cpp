@@ -24,7 +24,7 @@ namespace {
 // ending with a trailer block [0, total entries, checksum of the total].
 // Entries ascend by path. Each block checks itself, so the file can be read
 // one block at a time.
-constexpr std::string_view k_magic = "SKRTLC03";
+constexpr std::string_view k_magic = "SKRTLC04";
 constexpr std::size_t k_block_header_size = 8 + 8 + 8;
 // The smallest encoded entry: path length, five stamp words, listed flag.
 constexpr std::size_t k_min_entry_size = 7 * 8;
@@ -173,6 +173,8 @@ void encode_entry(std::string& out, std::string_view path, const FileStamp& stam
     w.str(outcome.fields.description);
     w.strs(outcome.fields.platforms);
     w.strs(outcome.fields.environments);
+    w.strs(outcome.fields.triggers);
+    w.strs(outcome.fields.paths);
     w.str(outcome.fields.yaml_problem);
   } else {
     w.u64(static_cast<std::uint64_t>(outcome.failure.reason));
@@ -197,9 +199,11 @@ bool read_body(Reader& r, bool listed, ListingOutcome& outcome) {
   if (listed) {
     outcome.fields.platforms.clear();
     outcome.fields.environments.clear();
+    outcome.fields.triggers.clear();
+    outcome.fields.paths.clear();
     return r.str(outcome.fields.frontmatter_name) && r.str(outcome.fields.description) &&
            r.strs(outcome.fields.platforms) && r.strs(outcome.fields.environments) &&
-           r.str(outcome.fields.yaml_problem);
+           r.strs(outcome.fields.triggers) && r.strs(outcome.fields.paths) && r.str(outcome.fields.yaml_problem);
   }
   std::uint64_t reason = 0;
   if (!r.u64(reason) || reason > static_cast<std::uint64_t>(SkipReason::special_file) ||
@@ -217,7 +221,8 @@ bool parse_entry(Reader& r, std::string_view& path, FileStamp& stamp) {
     return false;
   }
   if (listed) {
-    return r.skip_str() && r.skip_str() && r.skip_strs() && r.skip_strs() && r.skip_str();
+    return r.skip_str() && r.skip_str() && r.skip_strs() && r.skip_strs() && r.skip_strs() && r.skip_strs() &&
+           r.skip_str();
   }
   std::uint64_t reason = 0;
   return r.u64(reason) && reason <= static_cast<std::uint64_t>(SkipReason::special_file) && r.skip_str();

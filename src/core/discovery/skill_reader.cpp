@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <system_error>
 
+#include "core/discovery/activation_fields.hpp"
 #include "core/discovery/gates.hpp"
 #include "core/files/unique_fd.hpp"
 #include "core/limits.hpp"
@@ -180,6 +181,8 @@ bool read_listing_fields(const std::string& path, std::string& buffer, ListingFi
   fields.frontmatter_name = (name != nullptr && name->truthy()) ? name->to_string() : std::string();
   fields.platforms = gate_tags(fm.fields.get("platforms"));
   fields.environments = gate_tags(fm.fields.get("environments"));
+  fields.triggers = trigger_items(fm.fields.get("triggers"));
+  fields.paths = path_glob_items(fm.fields.get("paths"));
   const YamlNode* description = fm.fields.get("description");
   if (description != nullptr && description->truthy()) {
     fields.description = description->to_string();

@@ -15,6 +15,11 @@ struct ListingFields {
   std::string description;       // `description` when truthy, else the first body line that is not a heading
   std::vector<std::string> platforms;
   std::vector<std::string> environments;
+  // What activates the skill from a user's turn (core/activation): the
+  // `triggers` phrases and patterns and Claude Code's `paths` globs, as
+  // written, at most limits::k_max_activation_rules each.
+  std::vector<std::string> triggers;
+  std::vector<std::string> paths;
   std::string yaml_problem;      // strict YAML failed and the line fallback was used: why
 };
 

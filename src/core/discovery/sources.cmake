@@ -4,6 +4,7 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/roots.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gates.cpp
   ${CMAKE_CURRENT_LIST_DIR}/skill_reader.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/activation_fields.cpp
   ${CMAKE_CURRENT_LIST_DIR}/string_arena.cpp
   ${CMAKE_CURRENT_LIST_DIR}/description_store.cpp
   ${CMAKE_CURRENT_LIST_DIR}/catalog.cpp

@@ -135,7 +135,20 @@ async function main() {
     `a hit names the query words it matched (no stop words, no missing words): ${JSON.stringify(demoHit)}`);
   r = await api.call('GET', '/api/v1/search', { token: alice });
   check(r.status === 400, `search without q: ${r.status}`);
-  log('scan reports with rule ids; search sees only what the caller may see');
+  r = await api.call('GET', '/api/v1/match?q=show%20me%20the%20API%20demo%20please&paths=src/a.ts,README.md',
+    { token: alice });
+  check(r.status === 200 && r.body.results.length === 1 && r.body.results[0].name === 'api-demo' &&
+    r.body.results[0].reasons[0].kind === 'name' && r.body.results[0].reasons[0].matched === 'API demo',
+  `alice's match fires her skill by its name: ${JSON.stringify(r.body)}`);
+  r = await api.call('GET', '/api/v1/match?q=show%20me%20the%20API%20demo%20please', { token: bob });
+  check(r.status === 200 && r.body.count === 0, `bob's match misses alice's skill: ${JSON.stringify(r.body)}`);
+  r = await api.call('GET', '/api/v1/match?q=what%20a%20nice%20day', { token: alice });
+  check(r.status === 200 && r.body.count === 0, `an off-topic message matches nothing: ${JSON.stringify(r.body)}`);
+  r = await api.call('GET', '/api/v1/match', { token: alice });
+  check(r.status === 400, `match without q: ${r.status}`);
+  r = await api.call('GET', '/api/v1/match?q=x&limit=51', { token: alice });
+  check(r.status === 400 && r.body.success === false, `match with limit 51: ${r.status} ${JSON.stringify(r.body)}`);
+  log('scan reports with rule ids; search and match see only what the caller may see');
 
   // --- database skills ---
   r = await api.call('POST', '/api/v1/skills',

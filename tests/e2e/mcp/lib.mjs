@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { McpError, ResultSchema, ResourceListChangedNotificationSchema,
   PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from './sdk.mjs';
 
-export const TOOL_NAMES = ['skill_manage', 'skill_view', 'skills_list', 'skills_search'];
+export const TOOL_NAMES = ['skill_manage', 'skill_view', 'skills_list', 'skills_match', 'skills_search'];
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
 export class CheckFailed extends Error {}
@@ -211,7 +211,10 @@ export async function checkTools(client) {
   check(props('skills_search').includes('query') && props('skills_search').includes('limit'),
     `skills_search parameters: ${props('skills_search')}`);
   eq(required('skills_search'), ['query'], 'skills_search required');
-  log('tools/list: the four tools with input schemas');
+  eq(props('skills_match'), ['limit', 'message', 'paths'], 'skills_match parameters');
+  eq(required('skills_match'), ['message'], 'skills_match required');
+  eq(byName.skills_match.inputSchema.properties.paths.type, 'array', 'skills_match.paths type');
+  log('tools/list: the five tools with input schemas');
 }
 
 // Calls every tool as `user` (who owns fx.own[user]).
@@ -261,7 +264,12 @@ export async function checkToolCalls(client, fx, user) {
   eq(found.results[0].name, 'deploy', 'skills_search best hit');
   const limited = await callOk(client, 'skills_search', { query: 'helper', limit: 1 }, 'skills_search(limit)');
   check(limited.results.length <= 1, 'skills_search ignores limit');
-  log('tools/call: skills_list, skill_view (+file), skill_manage create/patch/delete, skills_search');
+  const matched = await callOk(client, 'skills_match', { message: 'please use the deploy skill now' }, 'skills_match');
+  eq(matched.results.map((r) => r.name), ['deploy'], 'skills_match fired');
+  eq(matched.results[0].reasons[0].kind, 'name', 'skills_match reason');
+  const quiet = await callOk(client, 'skills_match', { message: 'what is the weather like' }, 'skills_match(off-topic)');
+  eq(quiet.count, 0, 'skills_match on an off-topic message');
+  log('tools/call: skills_list, skill_view (+file), skill_manage create/patch/delete, skills_search, skills_match');
 }
 
 export async function checkPrompts(client, fx, user) {

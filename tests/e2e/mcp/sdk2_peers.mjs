@@ -127,7 +127,7 @@ await main('sdk2_peers', async () => {
   check(!bobUris.includes(fx.own.alice.uri), `bob sees alice's skill: ${bobUris}`);
   check(bobUris.includes(fx.own.bob.uri), `bob's listing lacks his own skill: ${bobUris}`);
   const tools = await a.client.listTools();
-  eq(tools.tools.map((t) => t.name).sort().join(','), 'skill_manage,skill_view,skills_list,skills_search', 'tools');
+  eq(tools.tools.map((t) => t.name).sort().join(','), 'skill_manage,skill_view,skills_list,skills_match,skills_search', 'tools');
   log(`v2 client negotiated ${MODERN} statelessly; SkillsClient listed, got and verified ${aliceUris.length} skills`);
 
   // --- subscriptions/listen ------------------------------------------------------

@@ -42,6 +42,8 @@ ListingOutcome listed(std::string name, std::string description) {
   outcome.fields.frontmatter_name = std::move(name);
   outcome.fields.description = std::move(description);
   outcome.fields.platforms = {"linux", "macos"};
+  outcome.fields.triggers = {"pentest [URL]", "/deploy(ing)?/"};
+  outcome.fields.paths = {"src/**/*.{ts,tsx}"};
   return outcome;
 }
 
@@ -62,6 +64,8 @@ TEST_F(ListingCacheTest, EncodingRoundTrips) {
   EXPECT_TRUE(decoded[0].second.second.listed);
   EXPECT_EQ(decoded[0].second.second.fields.description, "does a");
   EXPECT_EQ(decoded[0].second.second.fields.platforms, (std::vector<std::string>{"linux", "macos"}));
+  EXPECT_EQ(decoded[0].second.second.fields.triggers, (std::vector<std::string>{"pentest [URL]", "/deploy(ing)?/"}));
+  EXPECT_EQ(decoded[0].second.second.fields.paths, (std::vector<std::string>{"src/**/*.{ts,tsx}"}));
   EXPECT_FALSE(decoded[1].second.second.listed);
   EXPECT_EQ(decoded[1].second.second.failure.reason, SkipReason::not_utf8);
   EXPECT_EQ(decoded[1].second.second.failure.detail, "byte 7");
@@ -114,6 +118,7 @@ TEST_F(ListingCacheTest, HitOnlyWhileTheStampIsUnchanged) {
     const ListingOutcome* hit = cache.find(skill.native(), *stamp);
     ASSERT_NE(hit, nullptr);
     EXPECT_EQ(hit->fields.description, "first");
+    EXPECT_EQ(hit->fields.paths, (std::vector<std::string>{"src/**/*.{ts,tsx}"}));
   }
   // Same size, same mtime after the edit (restored by hand): ctime still moves.
   const auto mtime = fs::last_write_time(skill);

@@ -262,7 +262,7 @@ TEST_F(Revision2026, StdioSessionTakesEitherRevision) {
   const Json discovered = Json::parse(*session->handle(request("server/discover", params)));
   EXPECT_EQ(discovered["result"]["supportedVersions"][0], "2026-07-28");
   const Json listed = Json::parse(*session->handle(request("tools/list", params)));
-  EXPECT_EQ(listed["result"]["tools"].size(), 4u);
+  EXPECT_EQ(listed["result"]["tools"].size(), 5u);
   // A listen is acknowledged as a notification and gets no response;
   // notifications/cancelled naming it ends it.
   Json listen = params;

@@ -1,5 +1,5 @@
 // Every MCP method of a session over a real skills home: the lifecycle, the
-// four tools (Hermes' JSON shapes), prompts, resources, the Skills extension,
+// five tools (Hermes' JSON shapes), prompts, resources, the Skills extension,
 // completion and logging, and the error codes of bad calls.
 #include <fstream>
 
@@ -108,7 +108,8 @@ TEST_F(McpSession, ToolsListHasFourToolsWithSchemas) {
     EXPECT_FALSE(tool["description"].get<std::string>().empty());
     EXPECT_EQ(tool["inputSchema"]["type"], "object");
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"skills_list", "skill_view", "skill_manage", "skills_search"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"skills_list", "skill_view", "skill_manage", "skills_search",
+                                            "skills_match"}));
   EXPECT_EQ(tools[1]["inputSchema"]["required"], Json::array({"name"}));
   EXPECT_EQ(tools[2]["inputSchema"]["required"], Json::array({"action", "name"}));
   EXPECT_EQ(tools[2]["inputSchema"]["properties"]["action"]["enum"],
