@@ -294,7 +294,13 @@ class ServeCommand final : public Command {
       proxy.api_key = upstream_key(inv);
       proxy.response_timeout_ms = m_upstream_timeout_s * 1000;
       proxy.idle_timeout_ms = m_upstream_timeout_s * 1000;
-      proxy.observer = make_proxy_observer(inv.ctx, inv.config, reviews);
+      // skills.match_injection: the users whose turns get the skills their
+      // message triggers, matched over this server's kept catalogs.
+      proxy.observer = make_proxy_observer(
+          inv.ctx, inv.config, reviews,
+          [&mcp_server](const core::Context& ctx, const core::MatchRequest& request) {
+            return mcp_server.match_skills(ctx, request);
+          });
       http_options.proxy = std::move(proxy);
     }
 

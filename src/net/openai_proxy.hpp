@@ -69,6 +69,14 @@ struct ProxyObserver {
   // Every chat completion whose request body was a readable chat request,
   // once its answer is complete or failed.
   std::function<void(ProxyCall call, ProxyOutcome outcome)> finished;
+  // Optional: a chat completion's body may be replaced before it goes
+  // upstream (for `skillrt serve`: the skills the user's message triggers,
+  // added for the users who opted in). `rewrite_needed` is cheap and runs on
+  // an I/O thread; only when it says yes does the request wait for `rewrite`,
+  // which runs on the worker pool and returns nullopt to send the body as it
+  // came. Everything after (the observer, the relay) sees the new body.
+  std::function<bool(const mcp::Caller& caller)> rewrite_needed;
+  std::function<std::optional<std::string>(const mcp::Caller& caller, std::string_view body)> rewrite;
 };
 
 struct ProxyOptions {

@@ -1,8 +1,10 @@
 // The relay of the OpenAI-compatible proxy on Boost.Beast. One ProxyRelay per
 // proxied request, running on the caller's connection strand:
 //
-//   take an idle upstream connection (or resolve and connect a new one)
-//   → write the request head and the caller's body unchanged
+//   (for a caller the observer's rewrite_needed names: the body rewritten on
+//    the worker pool first; for every other caller it is never touched)
+//   → take an idle upstream connection (or resolve and connect a new one)
+//   → write the request head and the caller's body
 //   → read the upstream's response head → relay status, headers and framing
 //   → relay the body piece by piece as it arrives (a stream is never held)
 //   → give the upstream connection back to the pool, hand the caller's
@@ -174,6 +176,30 @@ class ProxyRelay : public std::enable_shared_from_this<ProxyRelay> {
 
   void start() {
     m_is_chat = m_request.method() == http::verb::post;
+    const ProxyObserver& observer = options().observer;
+    if (m_is_chat && observer.rewrite && observer.rewrite_needed && observer.rewrite_needed(m_caller)) {
+      // The body is not touched by the strand while the pool rewrites it.
+      asio::post(m_runtime->observers, [self = shared_from_this()] {
+        std::optional<std::string> body;
+        try {
+          body = self->options().observer.rewrite(self->m_caller, self->m_request.body());
+        } catch (const std::exception& error) {
+          std::fprintf(stderr, "skillrt serve: proxy rewrite failed: %s\n", error.what());
+        }
+        asio::post(self->m_executor, [self, body = std::move(body)]() mutable {
+          if (body) {
+            self->m_request.body() = std::move(*body);
+          }
+          self->relay_request();
+        });
+      });
+      return;
+    }
+    relay_request();
+  }
+
+ private:
+  void relay_request() {
     build_upstream_head();
     observe_request();
     watch_client();
@@ -185,7 +211,6 @@ class ProxyRelay : public std::enable_shared_from_this<ProxyRelay> {
     connect();
   }
 
- private:
   const ProxyOptions& options() const { return m_runtime->options; }
 
   template <class Handler>

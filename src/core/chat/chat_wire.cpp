@@ -495,4 +495,38 @@ std::optional<std::string> chat_error_message(std::string_view body) {
   return cut;
 }
 
+Result<std::string> append_to_last_user_message(std::string_view body, std::string_view note) {
+  if (body.size() > limits::k_transcript_max_bytes) {
+    return fail(ErrorCode::limit_exceeded, "the request body is larger than " +
+                                               std::to_string(limits::k_transcript_max_bytes) + " bytes");
+  }
+  if (auto strict = check_strict_json(body, limits::k_chat_json_max_depth); !strict) {
+    return fail(ErrorCode::parse_error, "the request body is not strict JSON: " + strict.error().message);
+  }
+  OrderedJson doc = OrderedJson::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) {
+    return fail(ErrorCode::parse_error, "the request body is not a JSON object");
+  }
+  const auto messages = doc.find("messages");
+  if (messages == doc.end() || !messages->is_array() || messages->empty()) {
+    return fail(ErrorCode::parse_error, "the request has no messages");
+  }
+  OrderedJson& last = messages->back();
+  if (!last.is_object() || last.value("role", OrderedJson()) != "user") {
+    return fail(ErrorCode::parse_error, "the last message is not the user's");
+  }
+  const std::string text = find_invalid_utf8(note).has_value() ? sanitize_utf8(note) : std::string(note);
+  OrderedJson& content = last["content"];
+  if (content.is_string()) {
+    content = content.get<std::string>() + "\n\n" + text;
+  } else if (content.is_array()) {
+    content.push_back(OrderedJson{{"type", "text"}, {"text", text}});
+  } else if (content.is_null()) {
+    content = text;
+  } else {
+    return fail(ErrorCode::parse_error, "the user's content is neither text nor parts");
+  }
+  return doc.dump();
+}
+
 } // namespace skillrt::core

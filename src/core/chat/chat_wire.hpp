@@ -50,6 +50,15 @@ Result<std::vector<ChatMessage>> parse_chat_messages(std::string_view json);
 // same shape as the "messages" of chat_request_json).
 std::string chat_messages_json(const std::vector<ChatMessage>& messages);
 
+// `body` (a chat-completions request) with `note` added to the end of its
+// last message, which must be the user's: a string content gets a blank line
+// and the note, an array of parts one more text part. Everything else keeps
+// its order (the body is parsed and written again, so spacing and number
+// spelling may change). Errors: parse_error when the body is not a request
+// object with such a last message, or is not strict JSON; limit_exceeded past
+// limits::k_transcript_max_bytes.
+Result<std::string> append_to_last_user_message(std::string_view body, std::string_view note);
+
 // The server's own error text in an error body: error.message, an "error"
 // string, or a top-level "message" (some OpenAI-compatible servers); cut to
 // limits::k_chat_error_text_max_chars characters, invalid UTF-8 replaced.
