@@ -8,6 +8,7 @@
 #include "core/discovery/catalog.hpp"
 #include "core/provenance/provenance.hpp"
 #include "protocol/catalog_json.hpp"
+#include "tool_answers.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -20,22 +21,22 @@ class ListCommand final : public Command {
     sub.add_option("--category", m_category, "Only skills of this category");
   }
   Outcome run(const Invocation& inv) override {
+    std::optional<std::string> category;
+    if (!m_category.empty()) {
+      category = m_category;
+    }
+    if (inv.json) {
+      // Shared with the Python package's skills_list (apps/common/tool_answers.hpp).
+      frontend::write_skills_list_json(std::cout, inv.ctx, inv.config, category);
+      std::cout.flush();
+      return Outcome::ok;
+    }
     // skills_list creates the local skills dir (spec §2.6 rule 1); failing to
     // is not an error, the listing simply has no local root.
     std::error_code ec;
     std::filesystem::create_directories(inv.ctx.skills_dir(), ec);
     const core::Catalog catalog = core::build_catalog(inv.ctx, inv.config);
-    std::optional<std::string> category;
-    if (!m_category.empty()) {
-      category = m_category;
-    }
     const core::ProvenanceIndex provenance = core::ProvenanceIndex::load(inv.ctx, inv.config, catalog.roots);
-    if (inv.json) {
-      // Streamed: at 50k skills a JSON tree would triple peak memory.
-      protocol::write_list_json(std::cout, catalog, category, 2, &provenance);
-      std::cout.flush();
-      return Outcome::ok;
-    }
     std::cout << protocol::list_text(catalog, category, inv.color, &provenance);
     if (catalog.roots.untrusted_project) {
       std::cerr << "note: " << catalog.roots.untrusted_project->skill_count << " project skill(s) in "

@@ -6,13 +6,8 @@
 #include <vector>
 
 #include "command.hpp"
-#include "core/discovery/roots.hpp"
-#include "core/provenance/provenance.hpp"
-#include "core/usage/usage_book.hpp"
 #include "core/util/terminal_text.hpp"
-#include "core/view/view_usage.hpp"
-#include "protocol/provenance_json.hpp"
-#include "protocol/view_json.hpp"
+#include "tool_answers.hpp"
 
 namespace skillrt::app {
 namespace {
@@ -30,31 +25,12 @@ class ViewCommand final : public Command {
     if (!m_file.empty()) {
       file = m_file;
     }
-    std::vector<std::string> warnings;
-    const auto answer = core::view_skill(inv.ctx, inv.config, m_name, file, warnings);
-    Json result;
-    std::string provenance_note;
-    if (!answer) {
-      result = protocol::view_failure_json(answer.error());
-    } else if (const auto* doc = std::get_if<core::SkillDocument>(&*answer)) {
-      result = protocol::skill_document_json(*doc);
-      if (doc->skill_dir) {
-        const auto roots = core::compute_roots(inv.ctx, inv.config.skills);
-        const core::Provenance provenance =
-            core::ProvenanceIndex::load(inv.ctx, inv.config, roots).of(doc->tier, *doc->skill_dir);
-        result["provenance"] = protocol::provenance_json(provenance);
-        provenance_note = protocol::provenance_label(provenance);
-        if (provenance.policy) {
-          provenance_note += "; folder " + protocol::folder_policy_text(*provenance.policy);
-        }
-      }
-      if (const auto subject = core::usage_subject(*doc)) {
-        // Bookkeeping: a read-only home or a locked book never fails the view.
-        (void)core::record_view(inv.ctx, subject->layer, subject->name);
-      }
-    } else {
-      result = protocol::skill_file_json(std::get<core::SkillFile>(*answer));
-    }
+    // The answer (provenance, the view counted in the usage book) is shared
+    // with the Python package: apps/common/tool_answers.hpp.
+    frontend::SkillViewAnswer answer = frontend::answer_skill_view(inv.ctx, inv.config, m_name, file);
+    const Json& result = answer.result;
+    const std::vector<std::string>& warnings = answer.warnings;
+    const std::string& provenance_note = answer.provenance_note;
     // Warnings go to stderr in every mode so --json stays one clean object.
     for (const auto& warning : warnings) {
       std::cerr << "warning: " << warning << '\n';

@@ -36,17 +36,16 @@ struct Invocation {
   const std::string& database_location() const { return !db.empty() ? db : config.database.url; }
 };
 
-// Home: --home, else $HERMES_HOME, else ~/.hermes (absolute, not required to exist).
-std::filesystem::path resolve_home(const GlobalOptions& options, const core::EnvLookup& env);
-
 // CLI11 checks for --user and --org (tenancy/user_id.hpp): a bad id is a
 // usage error naming the rule it breaks, before anything touches the disk.
 CLI::Validator user_id_validator();
 CLI::Validator org_id_validator();
 
-// Builds the Invocation: resolves home, OS, platform (--platform, else
-// $HERMES_PLATFORM, else $HERMES_SESSION_PLATFORM), cwd ($TERMINAL_CWD, else the
-// process cwd), the user and org (already checked by the validators above) and loads the config.
+// Builds the Invocation through apps/common's make_call_setup (the rule the
+// Python package shares): resolves home (--home, else $HERMES_HOME, else
+// ~/.hermes), OS, platform (--platform, else $HERMES_PLATFORM, else
+// $HERMES_SESSION_PLATFORM), cwd ($TERMINAL_CWD, else the process cwd), the
+// user and org (already checked by the validators above) and loads the config.
 Invocation make_invocation(const GlobalOptions& options);
 
 }  // namespace skillrt::app
