@@ -374,4 +374,39 @@ TEST(ChatErrorMessage, CutsALongTextAtTheLimit) {
 }
 
 } // namespace
+TEST(AppendToLastUserMessage, TextContentGetsABlankLineAndTheNote) {
+  const std::string body =
+      R"({"model":"m","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}],"stream":true})";
+  auto out = append_to_last_user_message(body, "[note]");
+  ASSERT_TRUE(out) << out.error().message;
+  const json doc = json::parse(*out);
+  EXPECT_EQ(doc["messages"][1]["content"], "Hi\n\n[note]");
+  EXPECT_EQ(doc["messages"][0]["content"], "Be brief.");
+  EXPECT_EQ(doc["stream"], true);
+  // Keys keep their order: the body is the caller's, only longer.
+  EXPECT_EQ(out->substr(0, 20), R"({"model":"m","messag)");
+}
+
+TEST(AppendToLastUserMessage, PartsGetOneMoreTextPart) {
+  const std::string body =
+      R"({"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"What?"}]}]})";
+  auto out = append_to_last_user_message(body, "[note]");
+  ASSERT_TRUE(out) << out.error().message;
+  const json parts = json::parse(*out)["messages"][0]["content"];
+  ASSERT_EQ(parts.size(), 3U);
+  EXPECT_EQ(parts[2], (json{{"type", "text"}, {"text", "[note]"}}));
+  EXPECT_EQ(parts[0]["type"], "image_url");
+}
+
+TEST(AppendToLastUserMessage, RefusesWhatIsNotANewUserTurn) {
+  for (const char* body : {R"({"messages":[{"role":"user","content":"a"},{"role":"tool","content":"b"}]})",
+                           R"({"messages":[]})", R"({"model":"m"})", R"([1,2])", "not json",
+                           R"({"messages":[{"role":"user","content":7}]})",
+                           R"({"messages":[{"role":"user","content":"a","content":"b"}]})"}) {
+    auto out = append_to_last_user_message(body, "[note]");
+    ASSERT_FALSE(out) << body;
+    EXPECT_EQ(out.error().code, ErrorCode::parse_error) << body;
+  }
+}
+
 } // namespace skillrt::core
