@@ -1,6 +1,9 @@
 #include "protocol/json_text.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/util/utf8.hpp"
@@ -81,6 +84,25 @@ void append_json_string(std::string& out, std::string_view value) {
   out.push_back('"');
   append_json_chars(out, value);
   out.push_back('"');
+}
+
+double rounded_score(double score, int significant) {
+  if (!std::isfinite(score)) {
+    return 0;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", significant, score);
+  return std::strtod(text, nullptr);
+}
+
+std::string one_line_text(std::string_view raw) {
+  std::string text = json_text(raw);
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      c = ' ';
+    }
+  }
+  return text;
 }
 
 }  // namespace skillrt::protocol

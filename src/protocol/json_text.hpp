@@ -24,4 +24,12 @@ void append_json_chars(std::string& out, std::string_view value);
 // Appends `value` as a quoted JSON string; ill-formed UTF-8 is replaced first.
 void append_json_string(std::string& out, std::string_view value);
 
+// A score for ordering, kept to `significant` digits so the JSON stays
+// readable (0 for NaN and infinities).
+double rounded_score(double score, int significant);
+
+// `raw` (through json_text) on one line for a text listing: control
+// characters (a multi-line description) become spaces.
+std::string one_line_text(std::string_view raw);
+
 }  // namespace skillrt::protocol

@@ -1,9 +1,5 @@
 #include "protocol/match_json.hpp"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-
 #include "core/util/utf8_prefix.hpp"
 #include "protocol/json_text.hpp"
 
@@ -11,25 +7,6 @@ namespace skillrt::protocol {
 namespace {
 
 constexpr std::size_t k_echoed_message_chars = 200;
-
-double rounded_score(double score) {
-  if (!std::isfinite(score)) {
-    return 0;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", score);
-  return std::strtod(text, nullptr);
-}
-
-std::string one_line(std::string_view raw) {
-  std::string text = json_text(raw);
-  for (char& c : text) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      c = ' ';
-    }
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -47,7 +24,7 @@ Json match_json(std::string_view message, const Result<core::SkillMatch>& match,
     item["name"] = json_text(hit.name);
     item["description"] = json_text(hit.description);
     item["source"] = core::layer_name(hit.source);
-    item["score"] = rounded_score(hit.score);
+    item["score"] = rounded_score(hit.score, 4);
     if (hit.path) {
       item["path"] = json_text(*hit.path);
     }
@@ -80,22 +57,22 @@ Json match_json(std::string_view message, const Result<core::SkillMatch>& match,
 std::string match_text(const core::SkillMatch& match) {
   std::string out;
   for (const core::SkillActivation& hit : match.results) {
-    out += one_line(hit.name);
+    out += one_line_text(hit.name);
     out += "  [";
     out += core::layer_name(hit.source);
     out += "]";
     if (!hit.description.empty()) {
       out += "  ";
-      out += one_line(hit.description);
+      out += one_line_text(hit.description);
     }
     out += '\n';
     for (const core::ActivationReason& reason : hit.reasons) {
       out += "    ";
       out += core::activation_kind_name(reason.kind);
       out += " \"";
-      out += one_line(reason.trigger);
+      out += one_line_text(reason.trigger);
       out += "\" <- ";
-      out += one_line(reason.matched);
+      out += one_line_text(reason.matched);
       out += '\n';
     }
   }
