@@ -21,33 +21,13 @@
 #include <string_view>
 #include <vector>
 
+#include "splitmix.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-// splitmix64: tiny, fast, and identical on every platform.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : m_state(seed) {}
-  std::uint64_t next() {
-    m_state += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = m_state;
-    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31U);
-  }
-  // Uniform in [0, n); the modulo bias is irrelevant for test data.
-  std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
-  std::size_t between(std::size_t lo, std::size_t hi) { return lo + below(hi - lo + 1); }
-  bool per_mille(std::size_t p) { return below(1000) < p; }
-  template <typename T>
-  const T& pick(const std::vector<T>& v) {
-    return v[below(v.size())];
-  }
-
- private:
-  std::uint64_t m_state;
-};
+using Rng = skillrt::bench::SplitMix;
 
 const std::vector<std::string> k_categories = {
     "devops", "research", "productivity", "data-science", "creative", "software-development",

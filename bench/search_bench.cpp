@@ -42,6 +42,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "splitmix.hpp"
+
 #include "core/config/config.hpp"
 #include "core/context.hpp"
 #include "core/discovery/catalog.hpp"
@@ -56,23 +58,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : m_state(seed) {}
-  std::uint64_t next() {
-    m_state += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = m_state;
-    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31U);
-  }
-  std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
-  std::size_t between(std::size_t lo, std::size_t hi) { return lo + below(hi - lo + 1); }
-  double unit() { return static_cast<double>(next() >> 11U) / static_cast<double>(1ULL << 53U); }
-
- private:
-  std::uint64_t m_state;
-};
+using Rng = skillrt::bench::SplitMix;
 
 const std::vector<std::string> k_domain = {
     "deploy", "kubernetes", "docker", "pipeline", "dataset", "model", "prompt", "agent", "review",
