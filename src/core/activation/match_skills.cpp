@@ -5,6 +5,7 @@
 
 #include "core/activation/path_glob.hpp"
 #include "core/discovery/activation_fields.hpp"
+#include "core/tenancy/layer_precedence.hpp"
 #include "core/util/text.hpp"
 #include "core/util/utf8.hpp"
 #include "core/yaml/frontmatter.hpp"
@@ -12,18 +13,6 @@
 
 namespace skillrt::core {
 namespace {
-
-int layer_rank(Layer source) {
-  switch (source) {
-  case Layer::database:
-    return 0;
-  case Layer::user:
-    return 1;
-  case Layer::shared:
-    break;
-  }
-  return 2;
-}
 
 std::vector<std::string_view> views_of(const std::vector<std::string>& items) {
   return std::vector<std::string_view>(items.begin(), items.end());
@@ -175,8 +164,8 @@ Result<SkillMatch> match_skills_in(const Context& ctx, const Catalog& catalog, S
     if (a.score != b.score) {
       return a.score > b.score;
     }
-    if (layer_rank(a.source) != layer_rank(b.source)) {
-      return layer_rank(a.source) < layer_rank(b.source);
+    if (layer_precedence(a.source) != layer_precedence(b.source)) {
+      return layer_precedence(a.source) < layer_precedence(b.source);
     }
     return a.name < b.name;
   });

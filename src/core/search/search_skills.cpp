@@ -9,6 +9,7 @@
 #include "core/discovery/catalog.hpp"
 #include "core/limits.hpp"
 #include "core/search/stop_words.hpp"
+#include "core/tenancy/layer_precedence.hpp"
 #include "core/util/text.hpp"
 #include "core/util/utf8.hpp"
 #include "skillrt/try.hpp"
@@ -17,20 +18,6 @@ namespace skillrt::core {
 namespace {
 
 constexpr std::string_view k_db_key_prefix = "db:";
-
-// Lower is stronger: the user's database skill shadows the user's file skill,
-// which shadows a shared one (the order view resolves in).
-int layer_rank(Layer source) {
-  switch (source) {
-  case Layer::database:
-    return 0;
-  case Layer::user:
-    return 1;
-  case Layer::shared:
-    break;
-  }
-  return 2;
-}
 
 std::optional<std::int64_t> db_id_of(std::string_view key) {
   if (key.substr(0, k_db_key_prefix.size()) != k_db_key_prefix) {
@@ -170,7 +157,7 @@ Result<SkillSearch> search_skills_in(const Context& ctx, const Catalog& catalog,
         continue;
       }
       auto [slot, inserted] = chosen.try_emplace(hit.name, i);
-      if (!inserted && layer_rank(hit.source) < layer_rank((*hits)[slot->second].source)) {
+      if (!inserted && layer_precedence(hit.source) < layer_precedence((*hits)[slot->second].source)) {
         slot->second = i;
       }
     }
