@@ -37,7 +37,7 @@ SkillViewAnswer answer_skill_view(const core::Context& ctx, const core::Config& 
   if (const auto* doc = std::get_if<core::SkillDocument>(&*answer)) {
     out.result = protocol::skill_document_json(*doc);
     if (doc->skill_dir) {
-      const auto roots = core::compute_roots(ctx, cfg.skills);
+      const auto roots = core::compute_roots(ctx, cfg.skills, cfg.plugins);
       const core::Provenance provenance = core::ProvenanceIndex::load(ctx, cfg, roots).of(doc->tier, *doc->skill_dir);
       out.result["provenance"] = protocol::provenance_json(provenance);
       out.provenance_note = protocol::provenance_label(provenance);

@@ -50,6 +50,13 @@ inline constexpr std::size_t k_listing_body_scan_bytes = 256 * 1024;
 // Path length accepted from a caller (name, file path).
 inline constexpr std::size_t k_max_path_length = 4096;
 
+// --- Plugins (core/plugins) ---
+// A manifest is a few lines; the bound keeps a hostile one from costing more.
+inline constexpr std::size_t k_max_plugin_manifest_bytes = 64 * 1024;
+// Skill folders one manifest may name, and plugins read per plugins folder.
+inline constexpr std::size_t k_max_plugin_skill_dirs = 16;
+inline constexpr std::size_t k_max_plugins_per_dir = 256;
+
 // --- Trigger activation (core/activation) ---
 // `triggers` and `paths` items read per skill, and the longest item kept
 // (longer ones are dropped: a trigger is a phrase, a pattern or a glob).

@@ -244,10 +244,15 @@ void Server::Impl::poll_store() {
 }
 
 void Server::Impl::start_watching() {
-  const core::RootSet roots = core::compute_roots(options.base, options.config.skills);
+  const core::RootSet roots = core::compute_roots(options.base, options.config.skills, options.config.plugins);
   shared_roots = {options.base.skills_dir()};
   for (const core::Root& root : roots.roots) {
     shared_roots.push_back(root.path);
+  }
+  // A plugin added, removed or edited (its manifest) changes the catalog too.
+  shared_roots.push_back(core::shared_plugins_dir(options.base));
+  for (const fs::path& folder : roots.plugin_folders) {
+    shared_roots.push_back(folder);
   }
   std::sort(shared_roots.begin(), shared_roots.end());
   shared_roots.erase(std::unique(shared_roots.begin(), shared_roots.end()), shared_roots.end());

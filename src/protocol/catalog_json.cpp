@@ -312,6 +312,13 @@ Json doctor_json(const core::Catalog& catalog, const core::Config& config) {
   }
   out["dropped_external_dirs"] = std::move(dropped);
 
+  // Plugin folders left out, and why (a broken manifest, a clashing namespace...).
+  Json plugin_problems = Json::array();
+  for (const core::PluginProblem& problem : catalog.roots.plugins.problems) {
+    plugin_problems.push_back(Json{{"path", text(problem.path.string())}, {"message", text(problem.message)}});
+  }
+  out["plugin_problems"] = std::move(plugin_problems);
+
   Json problems = Json::array();
   for (const Error& problem : config.problems) {
     Json item = Json{{"path", text(config.path.string())}, {"message", text(problem.message)}};

@@ -86,6 +86,12 @@ std::string doctor_text(const core::Catalog& catalog, const core::Config& config
       out << "  " << entry << ": " << reason << "\n";
     }
   }
+  if (!catalog.roots.plugins.problems.empty()) {
+    out << "\n" << heading("Plugins left out", color) << "\n";
+    for (const core::PluginProblem& problem : catalog.roots.plugins.problems) {
+      out << "  " << problem.path.string() << ": " << problem.message << "\n";
+    }
+  }
   if (!config.problems.empty()) {
     out << "\n" << heading("Config problems", color) << " (" << config.path.string() << " treated as empty)\n";
     for (const Error& problem : config.problems) {

@@ -8,7 +8,8 @@ namespace {
 
 constexpr core::ProvenanceKind k_kinds[] = {core::ProvenanceKind::bundled, core::ProvenanceKind::hub,
                                             core::ProvenanceKind::agent,   core::ProvenanceKind::user,
-                                            core::ProvenanceKind::external, core::ProvenanceKind::project};
+                                            core::ProvenanceKind::external, core::ProvenanceKind::project,
+                                            core::ProvenanceKind::plugin};
 
 Json folder_json(const core::FolderPolicy& policy) {
   Json folder = Json::object();

@@ -95,6 +95,9 @@ Json skill_document_json(const core::SkillDocument& doc) {
     out["metadata"] = yaml_to_json(*doc.metadata);
   }
   out["source"] = core::tier_name(doc.tier);
+  if (!doc.plugin.empty()) {
+    out["plugin"] = json_text(doc.plugin);
+  }
   return out;
 }
 

@@ -46,7 +46,13 @@ SkillCommands scan_skill_commands(const Catalog& catalog) {
       continue;
     }
     const std::string name = field_string(record.name);
-    const std::string slug = slugify_skill_name(name);
+    // A plugin's skill keeps its namespace: /devtools:review, as Claude Code
+    // names plugin commands, so it never takes a flat skill's command.
+    const std::size_t colon = is_plugin_tier(record.tier) ? name.find(':') : std::string::npos;
+    const std::string bare_slug = slugify_skill_name(colon == std::string::npos ? name : name.substr(colon + 1));
+    const std::string slug = colon == std::string::npos || bare_slug.empty()
+                                 ? bare_slug
+                                 : slugify_skill_name(name.substr(0, colon)) + ":" + bare_slug;
     if (slug.empty()) {
       out.warnings.push_back("skill '" + name + "' has no command: its name has no letters or digits");
       continue;

@@ -152,6 +152,7 @@ SkillsConfig read_skills(const YamlNode* skills) {
   cfg.guard_agent_created = flag_value(skills->get("guard_agent_created"));
   cfg.trusted_keys = parse_config_string_list(skills->get("trusted_keys"));
   cfg.require_signature = parse_config_string_list(skills->get("require_signature"));
+  cfg.plugin_dirs = dir_list(skills->get("plugin_dirs"));
   return cfg;
 }
 
@@ -255,6 +256,7 @@ Config load_config(const fs::path& path) {
         Error{ErrorCode::parse_error, path.string() + ": `skills` is not a mapping; ignored", skills->pos()});
   }
   config.skills = read_skills(skills);
+  config.plugins = read_plugins_config(config.document);
   config.learning = read_learning_config(config.document, config.problems);
   config.folders = read_folder_policies(config.document, config.problems);
   if (const YamlNode* database = config.document.get("database"); database != nullptr && database->is_mapping()) {
@@ -265,80 +267,105 @@ Config load_config(const fs::path& path) {
   return config;
 }
 
-Result<bool> set_project_trust(const fs::path& config_path, const std::string& dir, bool trusted) {
-  if (trim_ascii_space(dir).empty()) {
-    return fail(ErrorCode::invalid_argument, "the project directory is empty");
+PluginsConfig read_plugins_config(const YamlNode& document) {
+  PluginsConfig out;
+  const YamlNode* plugins = document.is_mapping() ? document.get("plugins") : nullptr;
+  if (plugins != nullptr && plugins->is_mapping()) {
+    out.enabled = parse_config_string_list(plugins->get("enabled"));
+    out.disabled = parse_config_string_list(plugins->get("disabled"));
   }
+  return out;
+}
+
+Result<bool> edit_config_lists(const fs::path& path, const std::vector<ConfigListEdit>& edits) {
   YamlNode root = YamlNode::make_mapping({});
-  Result<std::string> text = read_regular_file(config_path, limits::k_max_config_bytes);
+  Result<std::string> text = read_regular_file(path, limits::k_max_config_bytes);
   if (text) {
     Result<YamlNode> doc = parse_yaml(*text, limits::k_max_config_bytes, k_config_parse);
     if (!doc) {
       // Never overwrite a config we could not read: the user would lose it.
       Error error = doc.error();
-      error.message = config_path.string() + ": " + error.message + " (not modified)";
+      error.message = path.string() + ": " + error.message + " (not modified)";
       return tl::unexpected(std::move(error));
     }
     if (doc->is_mapping()) {
       root = std::move(*doc);
     } else if (!doc->is_null()) {
-      return fail(ErrorCode::parse_error, config_path.string() + ": the top level is not a mapping (not modified)",
+      return fail(ErrorCode::parse_error, path.string() + ": the top level is not a mapping (not modified)",
                   doc->pos());
     }
   } else if (text.error().code != ErrorCode::not_found) {
     return tl::unexpected(text.error());
   }
 
-  YamlNode skills = YamlNode::make_mapping({});
-  if (const YamlNode* existing = root.get("skills"); existing != nullptr && !existing->is_null()) {
-    if (!existing->is_mapping()) {
-      return fail(ErrorCode::parse_error, config_path.string() + ": `skills` is not a mapping (not modified)",
-                  existing->pos());
+  bool changed = false;
+  for (const ConfigListEdit& edit : edits) {
+    if (trim_ascii_space(edit.value).empty()) {
+      return fail(ErrorCode::invalid_argument, "an empty value for `" + edit.section + "." + edit.key + "`");
     }
-    skills = *existing;
-  }
-  std::vector<YamlNode> entries;
-  if (const YamlNode* current = skills.get("trusted_project_dirs"); current != nullptr) {
-    if (current->is_sequence()) {
-      entries = current->items();
-    } else if (is_string_scalar(current) && !trim_ascii_space(current->text()).empty()) {
-      entries.push_back(*current);
-    } else if (!current->is_null()) {
-      return fail(ErrorCode::parse_error,
-                  config_path.string() + ": `skills.trusted_project_dirs` is neither a list nor a string (not modified)",
-                  current->pos());
+    YamlNode section = YamlNode::make_mapping({});
+    if (const YamlNode* existing = root.get(edit.section); existing != nullptr && !existing->is_null()) {
+      if (!existing->is_mapping()) {
+        return fail(ErrorCode::parse_error,
+                    path.string() + ": `" + edit.section + "` is not a mapping (not modified)", existing->pos());
+      }
+      section = *existing;
     }
-  }
-  auto same = [&](const YamlNode& item) { return item.is_scalar() && trim_ascii_space(item.text()) == trim_ascii_space(dir); };
-  bool present = std::any_of(entries.begin(), entries.end(), same);
-  if (trusted == present) {
-    return false;  // already in the wanted state: leave the file untouched
-  }
-  if (trusted) {
-    if (!present) {
-      entries.push_back(YamlNode::make_scalar(dir, false, {}));
+    std::vector<YamlNode> entries;
+    if (const YamlNode* current = section.get(edit.key); current != nullptr) {
+      if (current->is_sequence()) {
+        entries = current->items();
+      } else if (is_string_scalar(current) && !trim_ascii_space(current->text()).empty()) {
+        entries.push_back(*current);
+      } else if (!current->is_null()) {
+        return fail(ErrorCode::parse_error,
+                    path.string() + ": `" + edit.section + "." + edit.key +
+                        "` is neither a list nor a string (not modified)",
+                    current->pos());
+      }
     }
-  } else {
-    entries.erase(std::remove_if(entries.begin(), entries.end(), same), entries.end());
+    const auto same = [&](const YamlNode& item) {
+      return item.is_scalar() && trim_ascii_space(item.text()) == trim_ascii_space(edit.value);
+    };
+    const bool present = std::any_of(entries.begin(), entries.end(), same);
+    if (edit.present == present) {
+      continue;  // already as asked
+    }
+    if (edit.present) {
+      entries.push_back(YamlNode::make_scalar(edit.value, false, {}));
+    } else {
+      entries.erase(std::remove_if(entries.begin(), entries.end(), same), entries.end());
+    }
+    YamlNode list = YamlNode::make_sequence({});
+    for (YamlNode& entry : entries) {
+      list.push(std::move(entry));
+    }
+    root = with_entry(root, edit.section, with_entry(section, edit.key, std::move(list)));
+    changed = true;
   }
-  YamlNode list = YamlNode::make_sequence({});
-  for (YamlNode& entry : entries) {
-    list.push(std::move(entry));
+  if (!changed) {
+    return false;  // leave the file untouched
   }
-  YamlNode new_root = with_entry(root, "skills", with_entry(skills, "trusted_project_dirs", std::move(list)));
-  std::string out = emit_yaml(new_root);
+  std::string out = emit_yaml(root);
   if (out.empty()) {
-    return fail(ErrorCode::internal, "cannot render " + config_path.string() + " as YAML");
+    return fail(ErrorCode::internal, "cannot render " + path.string() + " as YAML");
   }
   std::error_code ec;
-  if (config_path.has_parent_path()) {
-    fs::create_directories(config_path.parent_path(), ec);
+  if (path.has_parent_path()) {
+    fs::create_directories(path.parent_path(), ec);
     if (ec) {
-      return fail(ErrorCode::io_error, "cannot create " + config_path.parent_path().string() + ": " + ec.message());
+      return fail(ErrorCode::io_error, "cannot create " + path.parent_path().string() + ": " + ec.message());
     }
   }
-  SKILLRT_TRY(write_file_atomic(config_path, out));
+  SKILLRT_TRY(write_file_atomic(path, out));
   return true;
+}
+
+Result<bool> set_project_trust(const fs::path& config_path, const std::string& dir, bool trusted) {
+  if (trim_ascii_space(dir).empty()) {
+    return fail(ErrorCode::invalid_argument, "the project directory is empty");
+  }
+  return edit_config_lists(config_path, {ConfigListEdit{"skills", "trusted_project_dirs", dir, trusted}});
 }
 
 }  // namespace skillrt::core

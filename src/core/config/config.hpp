@@ -30,6 +30,17 @@ struct SkillsConfig {
   // valid signature by one of them.
   std::vector<std::string> trusted_keys;
   std::vector<std::string> require_signature;
+  // `skills.plugin_dirs`: folders holding plugins beside HOME/plugins (raw
+  // entries, unexpanded; core/plugins).
+  std::vector<std::string> plugin_dirs;
+};
+
+// `plugins.*`: the operator's switches for the shared layer's plugins, by
+// namespace. They override each manifest's own `enabled`; `disabled` wins
+// when a namespace is in both.
+struct PluginsConfig {
+  std::vector<std::string> enabled;
+  std::vector<std::string> disabled;
 };
 
 // `database.*` (issue 3/5): where database skills live.
@@ -42,6 +53,7 @@ struct DatabaseConfig {
 struct Config {
   SkillsConfig skills;
   DatabaseConfig database;
+  PluginsConfig plugins;
   LearningConfig learning;  // nudges, write approval, the review's model (learning_config.hpp)
   FolderPolicies folders = default_folder_policies();  // skills.folders (folder_policy.hpp)
   YamlNode document = YamlNode::make_mapping({});  // the whole file, for skills.config.* etc.
@@ -62,6 +74,25 @@ std::vector<std::string> parse_config_string_list(const YamlNode* node);
 
 // Names disabled for `platform` (global ∪ platform-specific).
 std::vector<std::string> disabled_names(const SkillsConfig& cfg, const std::string& platform);
+
+// `plugins.enabled` / `plugins.disabled` of a parsed YAML document (config.yaml,
+// or a user's HOME/users/<uid>/plugins.yaml, which has the same keys).
+PluginsConfig read_plugins_config(const YamlNode& document);
+
+// One change to a list in a YAML config file: `section.key` gains `value`
+// (present) or loses every entry equal to it.
+struct ConfigListEdit {
+  std::string section;
+  std::string key;
+  std::string value;
+  bool present = true;
+};
+
+// Applies `edits` to the YAML file at `path` (created when missing) in one
+// atomic write; a file that cannot be read as a mapping is never
+// overwritten. Other keys are preserved (comments are not). Returns false
+// when every list was already as asked and the file was left untouched.
+Result<bool> edit_config_lists(const std::filesystem::path& path, const std::vector<ConfigListEdit>& edits);
 
 // Adds / removes `dir` (already canonical) in skills.trusted_project_dirs and
 // writes config.yaml atomically. Other keys are preserved (comments are not).

@@ -175,7 +175,7 @@ std::filesystem::path listing_cache_path(const Context& ctx) {
 Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOptions& options) {
   Catalog catalog;
   catalog.descriptions = DescriptionStore(description_store_options(ctx, options));
-  catalog.roots = compute_roots(ctx, cfg.skills);
+  catalog.roots = compute_roots(ctx, cfg.skills, cfg.plugins);
   const std::vector<Root>& roots = catalog.roots.roots;
 
   // Walk everything first so the records vector is allocated exactly once,
@@ -193,7 +193,7 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     for (const Root& other : roots) {
       limits.allowed_dirs.push_back(other.path.native());
     }
-    if (catalog.roots.users_dir && root.tier != Tier::user) {
+    if (catalog.roots.users_dir && tier_layer(root.tier) != Layer::user) {
       limits.per_user_dirs.push_back(catalog.roots.users_dir->native());
     }
     walks.push_back(walk_root_text(root.path.native(), limits, options.collect_legacy));
@@ -209,6 +209,10 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
     const std::string& root_text = roots[i].path.native();
     // The root's bytes are stored once and shared by every path under it.
     const std::string_view root = catalog.strings.add(root_text);
+    // A plugin's skills are listed under its namespace (spec §2.6 rule 2).
+    const std::string_view plugin_ns = catalog.roots.plugin_namespace(roots[i]);
+    const std::optional<std::string_view> plugin_category =
+        plugin_ns.empty() ? std::nullopt : std::optional<std::string_view>(catalog.strings.add(plugin_ns));
     for (const auto& legacy : walk.legacy_files) {
       catalog.legacy_files.emplace_back(catalog.strings.add(legacy));
     }
@@ -232,6 +236,11 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
       } else {
         set_location(record, std::string_view(), catalog.strings.add(file), record.tier);
       }
+      if (plugin_category) {
+        // Grouped under the namespace everywhere: the listing, the prompt index, search.
+        record.category = plugin_category;
+        record.index_category = *plugin_category;
+      }
     }
     walk = TextWalk{};
   }
@@ -252,6 +261,7 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
   ListingOutcome outcome;
   std::string path;
   std::string truncated;
+  std::string qualified;
   const std::size_t steps = cache ? order.size() : catalog.records.size();
   for (std::size_t step = 0; step < steps; ++step) {
     const std::size_t index = cache ? order[step] : step;
@@ -275,6 +285,13 @@ Catalog build_catalog(const Context& ctx, const Config& cfg, const CatalogOption
                                                                          : catalog.strings.add(fields.frontmatter_name);
     record.name = utf8_prefix_view(record.frontmatter_name.empty() ? record.dir_name : record.frontmatter_name,
                                    limits::k_max_name_length);
+    if (is_plugin_tier(record.tier)) {
+      // `ns:skill`: the only name a plugin's skill answers to.
+      qualified.assign(catalog.roots.plugin_namespace(roots[record.root_index]));
+      qualified.push_back(':');
+      qualified.append(record.name);
+      record.name = catalog.strings.add(qualified);
+    }
     record.description_ref = catalog.descriptions.append(truncate_description(fields.description, truncated));
     record.platforms = catalog.strings.add_list(fields.platforms);
     record.environments = catalog.strings.add_list(fields.environments);
@@ -374,6 +391,11 @@ void index_catalog_names(Catalog& catalog) {
   index->by_skill_md.reserve(catalog.records.size());
   for (std::size_t i = 0; i < catalog.records.size(); ++i) {
     const SkillRecord& record = catalog.records[i];
+    if (is_plugin_tier(record.tier)) {
+      index->by_name.emplace_back(record.name, i);  // reached only as `ns:skill`
+      index->by_skill_md.emplace_back(record.skill_md.path().lexically_normal().string(), i);
+      continue;
+    }
     index->by_name.emplace_back(record.dir_name, i);
     if (!record.frontmatter_name.empty() && record.frontmatter_name != record.dir_name) {
       index->by_name.emplace_back(record.frontmatter_name, i);

@@ -39,9 +39,10 @@ const char* hidden_name(Hidden hidden);
 // bytes of skill_md, and frontmatter_name and name share them when equal.
 // The description is not among them: read it with Catalog::description().
 struct SkillRecord {
-  std::string_view name;                     // frontmatter name or directory name, truncated to 64
+  std::string_view name;                     // frontmatter name or directory name, truncated to 64 ("ns:" before it in a plugin)
   DescriptionRef description_ref;            // listing description in Catalog::descriptions
-  std::optional<std::string_view> category;  // first path component when SKILL.md is at depth >= 3
+  // first path component when SKILL.md is at depth >= 3; a plugin's skill: the namespace
+  std::optional<std::string_view> category;
   std::string_view index_category;           // all dirs between root and skill dir joined by '/' ("" at top)
   PathString skill_md;                       // absolute path of SKILL.md (under the root as found, not resolved)
   PathString dir;                            // its directory

@@ -131,6 +131,86 @@ bool is_trusted(const fs::path& project_root, const SkillsConfig& cfg, const Con
   return false;
 }
 
+
+// The plugins folders of ctx in precedence order: the user's own (never
+// created here), HOME/plugins, then skills.plugin_dirs (expanded like
+// external_dirs; missing ones, duplicates and folders inside HOME/users are
+// dropped with a problem).
+std::vector<PluginsFolder> plugins_folders(const RootSet& set, const Context& ctx, const SkillsConfig& cfg,
+                                           const PluginsConfig& switches, std::vector<PluginProblem>& problems) {
+  std::vector<PluginsFolder> folders;
+  if (ctx.user_id && set.user_root_error.empty()) {
+    auto dir = user_plugins_dir(ctx);
+    auto file = user_plugins_switch_file(ctx);
+    std::error_code ec;
+    // The user's home was made safe above (no symlinked folder on the way);
+    // the plugins folder itself must not be a link either.
+    if (dir && file && fs::is_directory(fs::symlink_status(*dir, ec))) {
+      auto user_switches = read_plugin_switches(*file);
+      if (!user_switches) {
+        problems.push_back({*file, user_switches.error().message + " (the user's switches are ignored)"});
+      }
+      folders.push_back(PluginsFolder{*dir, Layer::user, user_switches ? *user_switches : PluginsConfig{},
+                                      file->filename().string()});
+    }
+  }
+  const auto users_key = set.users_dir;
+  const auto add_shared = [&](const fs::path& wanted, const std::string& raw, bool configured) {
+    std::optional<fs::path> dir = existing_dir(wanted);
+    if (!dir) {
+      if (configured) {
+        problems.push_back({wanted, "skills.plugin_dirs entry '" + raw + "' is missing or not a directory"});
+      }
+      return;
+    }
+    if (users_key && is_within(*dir, *users_key)) {
+      problems.push_back({wanted, "skills.plugin_dirs entry '" + raw + "' is inside the per-user homes (HOME/users)"});
+      return;
+    }
+    if (std::any_of(folders.begin(), folders.end(), [&](const PluginsFolder& f) { return f.path == *dir; })) {
+      if (configured) {
+        problems.push_back({wanted, "skills.plugin_dirs entry '" + raw + "' repeats an earlier plugins folder"});
+      }
+      return;
+    }
+    folders.push_back(PluginsFolder{std::move(*dir), Layer::shared, switches, "config.yaml"});
+  };
+  add_shared(ctx.home / "plugins", "plugins", false);
+  for (const std::string& raw : cfg.plugin_dirs) {
+    const std::string entry = trim(raw);
+    if (!entry.empty()) {
+      add_shared(expand_config_path(entry, ctx), raw, true);
+    }
+  }
+  return folders;
+}
+
+void add_plugin_roots(RootSet& set, const Context& ctx, const SkillsConfig& cfg, const PluginsConfig& switches) {
+  std::vector<PluginProblem> problems;
+  const std::vector<PluginsFolder> folders = plugins_folders(set, ctx, cfg, switches, problems);
+  // Top-level folders of these roots are categories, which `ns:skill` reaches
+  // when no plugin has that namespace (project roots have no categories).
+  std::vector<fs::path> category_roots;
+  for (const Root& root : set.roots) {
+    if (root.tier != Tier::project) {
+      category_roots.push_back(root.path);
+    }
+  }
+  set.plugins = find_plugins(folders, category_roots, set.users_dir);
+  set.plugins.problems.insert(set.plugins.problems.begin(), problems.begin(), problems.end());
+  for (const PluginsFolder& folder : folders) {
+    set.plugin_folders.push_back(folder.path);
+  }
+  for (std::size_t index = 0; index < set.plugins.plugins.size(); ++index) {
+    const Plugin& plugin = set.plugins.plugins[index];
+    if (!plugin.enabled) {
+      continue;
+    }
+    for (const fs::path& dir : plugin.skill_dirs) {
+      set.roots.push_back(Root{dir, plugin.layer == Layer::user ? Tier::user_plugin : Tier::plugin, index});
+    }
+  }
+}
 }  // namespace
 
 const char* tier_name(Tier tier) {
@@ -143,11 +223,24 @@ const char* tier_name(Tier tier) {
       return "external";
     case Tier::user:
       return "user";
+    case Tier::plugin:
+      return "plugin";
+    case Tier::user_plugin:
+      return "user-plugin";
   }
   return "unknown";
 }
 
-Layer tier_layer(Tier tier) { return tier == Tier::user ? Layer::user : Layer::shared; }
+Layer tier_layer(Tier tier) {
+  return tier == Tier::user || tier == Tier::user_plugin ? Layer::user : Layer::shared;
+}
+
+bool is_plugin_tier(Tier tier) { return tier == Tier::plugin || tier == Tier::user_plugin; }
+
+std::string_view RootSet::plugin_namespace(const Root& root) const {
+  return root.plugin < plugins.plugins.size() ? std::string_view(plugins.plugins[root.plugin].name())
+                                              : std::string_view();
+}
 
 const char* source_name(const RootSet& set, Tier tier) {
   return set.layered ? layer_name(tier_layer(tier)) : tier_name(tier);
@@ -213,7 +306,7 @@ fs::path project_identity(const fs::path& root) {
   return root_resolved;
 }
 
-RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg) {
+RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg, const PluginsConfig& switches) {
   RootSet set;
   set.layered = ctx.user_id.has_value();
   if (ctx.user_id) {
@@ -291,6 +384,7 @@ RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg) {
     }
     set.roots.push_back(Root{std::move(*dir), Tier::external});
   }
+  add_plugin_roots(set, ctx, cfg, switches);
   return set;
 }
 

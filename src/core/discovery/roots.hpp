@@ -8,25 +8,38 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config/config.hpp"
 #include "core/context.hpp"
+#include "core/plugins/plugin_set.hpp"
 #include "core/tenancy/layer.hpp"
 
 namespace skillrt::core {
 
-// `user` is last in the enum only to keep the numbering of the older tiers;
-// in precedence it comes first.
-enum class Tier : unsigned char { project, local, external, user };
-const char* tier_name(Tier tier);  // "project" | "local" | "external" | "user"
+// `user` comes after the older tiers in the enum only to keep their
+// numbering; in precedence it comes first. The plugin tiers are the skill
+// folders of enabled plugins (core/plugins): the shared layer's and the
+// user's own. Their skills are named `ns:skill` and come after every other
+// tier's.
+enum class Tier : unsigned char { project, local, external, user, plugin, user_plugin };
+// "project" | "local" | "external" | "user" | "plugin" | "user-plugin"
+const char* tier_name(Tier tier);
 
-// The layer a tier belongs to: user → Layer::user, every other tier → Layer::shared.
+// The layer a tier belongs to: user and user_plugin → Layer::user, every
+// other tier → Layer::shared.
 Layer tier_layer(Tier tier);
+
+// True for the plugin tiers, whose skills are reached only as `ns:skill`.
+bool is_plugin_tier(Tier tier);
+
+inline constexpr std::size_t k_no_plugin = static_cast<std::size_t>(-1);
 
 struct Root {
   std::filesystem::path path;  // canonical absolute path
   Tier tier;
+  std::size_t plugin = k_no_plugin;  // a plugin tier's plugin, an index into RootSet::plugins.plugins
 };
 
 // A project whose skills were not loaded because it is not trusted.
@@ -50,6 +63,14 @@ struct RootSet {
   // A user is in the context: skills are named by layer ("user"/"shared")
   // rather than by tier in listings.
   bool layered = false;
+  // The plugins found, enabled or not (an enabled one's skill folders are
+  // among `roots`), and the folders searched for them (what a watcher
+  // watches so a new or edited plugin is seen).
+  PluginSet plugins;
+  std::vector<std::filesystem::path> plugin_folders;
+
+  // The namespace of a plugin root's skills, or "" for any other root.
+  std::string_view plugin_namespace(const Root& root) const;
 };
 
 // The `source` a listing shows for a skill of `tier`: the tier name in
@@ -69,7 +90,10 @@ std::filesystem::path project_identity(const std::filesystem::path& root);
 // With ctx.user_id set, the user's skills folder is created on first use
 // (tenancy/user_home.hpp) and leads the list; a failure to create it (e.g. a
 // planted symlink) leaves it out and is recorded in `user_root_error`.
-RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg);
+// Enabled plugins' skill folders come last (the user's plugins, then
+// HOME/plugins, then skills.plugin_dirs); `switches` are config.yaml's
+// `plugins.*`, which decide for the shared layer's plugins.
+RootSet compute_roots(const Context& ctx, const SkillsConfig& cfg, const PluginsConfig& switches = {});
 
 // True when `path` (resolved, symlinks followed) is set.users_dir or below it:
 // such a path never belongs to a shared-layer root.

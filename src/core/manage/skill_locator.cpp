@@ -51,6 +51,16 @@ ManageExpected<ManagedSkill> locate_managed_skill(const Context& ctx, const Cata
   if (!alias) {
     return tl::unexpected(from_view_failure(std::move(alias.error())));
   }
+  // A plugin's skills ship with the plugin: changed here, they would differ
+  // from what its lock entry recorded and be lost on the next install.
+  if (const std::size_t colon = name.find(':'); colon != std::string::npos) {
+    if (const Plugin* plugin = catalog.roots.plugins.find(std::string_view(name).substr(0, colon))) {
+      return tl::unexpected(manage_failure(
+          ErrorCode::refused, "Skill '" + sanitize_utf8(name) + "' belongs to the plugin '" + plugin->name() +
+                                  "' and cannot be changed with skill_manage. Change the plugin's own files "
+                                  "and reinstall it (skillrt plugin install SOURCE --force)."));
+    }
+  }
   auto resolved = resolve_skill(catalog, name, *alias, only);
   if (!resolved) {
     ViewFailure failure = std::move(resolved.error());

@@ -98,6 +98,18 @@ std::map<std::string, std::string> category_descriptions(const Catalog& catalog,
       }
     }
   }
+  // A plugin's skills are grouped under its namespace: its manifest's
+  // description describes them.
+  for (const Root& root : roots) {
+    const std::string_view ns = catalog.roots.plugin_namespace(root);
+    if (ns.empty() || !categories.contains(std::string(ns)) || out.contains(std::string(ns))) {
+      continue;
+    }
+    const std::string& description = catalog.roots.plugins.plugins[root.plugin].manifest.description;
+    if (!description.empty()) {
+      out.emplace(std::string(ns), index_description(description));
+    }
+  }
   return out;
 }
 
@@ -147,7 +159,8 @@ RenderedIndex build_unguarded(const Context& ctx, const Config& cfg, const Promp
   for (std::size_t index : catalog.listed) {
     const SkillRecord& record = catalog.records[index];
     // Rule 4 also hides a skill whose directory name is disabled.
-    if (disabled.contains(field_text(record.dir_name))) {
+    // A plugin's skill is disabled by its qualified name, which the catalog checked.
+    if (!is_plugin_tier(record.tier) && disabled.contains(field_text(record.dir_name))) {
       continue;
     }
     if (need_conditions &&
@@ -255,7 +268,7 @@ RenderedIndex build_skills_system_prompt(const Context& ctx, const Config& cfg, 
 RenderedIndex build_skills_system_prompt_cached(const Context& ctx, const Config& cfg, const PromptOptions& options) {
   std::string key;
   try {
-    const RootSet roots = compute_roots(ctx, cfg.skills);
+    const RootSet roots = compute_roots(ctx, cfg.skills, cfg.plugins);
     // Per user even where the roots would agree (a user without skills yet):
     // one user's index is never served to another.
     key += "user=" + ctx.user_id.value_or(std::string()) + '\x1e';

@@ -22,6 +22,8 @@ const char* provenance_kind_name(ProvenanceKind kind) {
       return "external";
     case ProvenanceKind::project:
       return "project";
+    case ProvenanceKind::plugin:
+      return "plugin";
   }
   return "user";
 }
@@ -50,6 +52,23 @@ ProvenanceIndex ProvenanceIndex::load(const Context& ctx, const Config& cfg, con
   }
   for (const Root& root : roots.roots) {
     index.m_all_roots.push_back(root.path);
+    if (is_plugin_tier(root.tier) && root.plugin < roots.plugins.plugins.size()) {
+      const Plugin& plugin = roots.plugins.plugins[root.plugin];
+      Provenance provenance;
+      provenance.kind = ProvenanceKind::plugin;
+      provenance.source = plugin.dir.string();
+      if (auto lock = hub::read_lock_file(plugin.dir.parent_path() / ".hub" / "lock.json")) {
+        const auto entry = lock->installed.find(plugin.name());
+        if (entry != lock->installed.end() && entry->second.install_path == plugin.dir.filename().string()) {
+          provenance.source = entry->second.identifier;
+          if (entry->second.trust_level) {
+            provenance.trust = trust_level_name(*entry->second.trust_level);
+          }
+        }
+      }
+      index.m_plugin_roots.emplace(root.path, std::move(provenance));
+      continue;
+    }
     if (root.tier != Tier::local && root.tier != Tier::user) {
       continue;
     }
@@ -75,6 +94,11 @@ const ProvenanceIndex::RootFacts* ProvenanceIndex::facts_for(const fs::path& roo
 }
 
 Provenance ProvenanceIndex::of(Tier tier, const fs::path& root, const fs::path& skill_dir) const {
+  if (is_plugin_tier(tier)) {
+    // Folder policies are the skills roots' own; a plugin's skills have none.
+    const auto found = m_plugin_roots.find(root);
+    return found != m_plugin_roots.end() ? found->second : Provenance{ProvenanceKind::plugin, {}, {}, std::nullopt};
+  }
   Provenance out;
   const fs::path relative = skill_dir.lexically_relative(root);
   const std::string rel = relative.empty() || relative.native().starts_with("..") ? std::string() : relative.generic_string();

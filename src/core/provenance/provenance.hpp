@@ -29,6 +29,7 @@ enum class ProvenanceKind : unsigned char {
   user,      // written by a person (everything else in a writable root)
   external,  // found in a configured external dir (read-only to skillrt)
   project,   // found in a trusted project's skill dirs
+  plugin,    // part of a plugin (core/plugins); `source` says where the plugin came from
 };
 
 const char* provenance_kind_name(ProvenanceKind kind);  // "bundled" | "hub" | ...
@@ -66,6 +67,10 @@ class ProvenanceIndex {
   std::filesystem::path m_shared_root;              // canonical HOME/skills ("" when missing)
   std::map<std::filesystem::path, RootFacts> m_roots;  // by canonical root path (local and user roots)
   std::vector<std::filesystem::path> m_all_roots;      // every root of the set
+  // The provenance of every skill under a plugin root, by that root: the
+  // plugin's install identifier and trust from its plugins folder's
+  // lock.json, else the plugin folder itself.
+  std::map<std::filesystem::path, Provenance> m_plugin_roots;
 };
 
 }  // namespace skillrt::core

@@ -148,7 +148,7 @@ Result<void> sync_owner(const Catalog& catalog, const DocOwner& layer, bool user
   std::vector<std::string> removed;
   std::string key;
   for (const SkillRecord& record : catalog.records) {
-    if ((record.tier == Tier::user) != user_layer) {
+    if ((tier_layer(record.tier) == Layer::user) != user_layer) {
       continue;
     }
     key.clear();
@@ -187,7 +187,7 @@ Result<void> sync_owner(const Catalog& catalog, const DocOwner& layer, bool user
   // What is left is stored but not a record of this catalog.
   std::vector<std::string_view> roots;
   for (const Root& root : catalog.roots.roots) {
-    if ((root.tier == Tier::user) == user_layer) {
+    if ((tier_layer(root.tier) == Layer::user) == user_layer) {
       roots.push_back(root.path.native());
     }
   }

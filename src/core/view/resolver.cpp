@@ -113,6 +113,9 @@ std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std:
   }
   for (std::size_t index = 0; index < catalog.roots.roots.size(); ++index) {
     const Root& root = catalog.roots.roots[index];
+    if (is_plugin_tier(root.tier)) {
+      continue;  // a plugin's skills answer only to `ns:skill` (resolve_plugin_skill)
+    }
     // Rule 4: the name as a path below the root, or its flat `.md` sibling.
     std::vector<std::string> direct_names{name};
     if (alias && *alias != name) {
@@ -126,7 +129,7 @@ std::vector<ResolvedSkill> collect_candidates(const Catalog& catalog, const std:
       const fs::path flat = with_md_suffix(direct);
       // A name like users/<uid>/skills/x must not reach another user's skill
       // through a shared root that contains HOME/users (the walk prunes it too).
-      if (root.tier != Tier::user && (in_per_user_dirs(catalog.roots, direct) || in_per_user_dirs(catalog.roots, flat))) {
+      if (tier_layer(root.tier) != Layer::user && (in_per_user_dirs(catalog.roots, direct) || in_per_user_dirs(catalog.roots, flat))) {
         continue;
       }
       if (!is_skill_support_path(direct, root.path) && is_dir(direct) && is_file(direct / "SKILL.md") &&

@@ -12,6 +12,7 @@
 #include "core/files/read_file.hpp"
 #include "core/view/linked_files.hpp"
 #include "core/view/name_check.hpp"
+#include "core/view/plugin_skill.hpp"
 #include "core/view/preprocess.hpp"
 #include "core/view/resolver.hpp"
 #include "core/yaml/frontmatter.hpp"
@@ -31,6 +32,12 @@ std::string strip(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
+
+void replace_all(std::string& text, std::string_view from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
 
 fs::path resolved_or_self(const fs::path& path) {
   std::error_code ec;
@@ -92,8 +99,9 @@ void add_security_warnings(const std::string& name, const fs::path& skill_md, st
 }
 
 std::string skill_path_field(const ResolvedSkill& skill) {
-  // The user's own root is laid out like the local one (issue 3/5).
-  if (skill.tier == Tier::local || skill.tier == Tier::user) {
+  // The user's own root is laid out like the local one (issue 3/5), and so
+  // is a plugin's skills folder.
+  if (skill.tier == Tier::local || skill.tier == Tier::user || is_plugin_tier(skill.tier)) {
     return skill.skill_md.lexically_relative(skill.root).string();
   }
   const fs::path grandparent = skill.skill_md.parent_path().parent_path();
@@ -110,13 +118,18 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
     return tl::unexpected(std::move(checked.error()));
   }
   const std::string& name = *checked;
-  // `ns:skill`: there are no plugins yet, so the namespace always falls through
-  // to the local alias `ns/skill` (how `category:skill` keeps working).
+  // `ns:skill` (rule 2): a plugin's skill when a plugin has that namespace;
+  // otherwise the local alias `ns/skill` (how `category:skill` keeps working).
   auto alias = namespace_alias(name);
   if (!alias) {
     return tl::unexpected(std::move(alias.error()));
   }
-  auto resolved = resolve_skill(catalog, name, *alias);
+  const std::size_t colon = name.find(':');
+  const Plugin* plugin =
+      colon == std::string::npos ? nullptr : catalog.roots.plugins.find(std::string_view(name).substr(0, colon));
+  auto resolved = plugin != nullptr
+                      ? resolve_plugin_skill(catalog, *plugin, name, std::string_view(name).substr(colon + 1))
+                      : resolve_skill(catalog, name, *alias);
   if (!resolved) {
     return tl::unexpected(std::move(resolved.error()));
   }
@@ -126,6 +139,11 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   // to a file outside its folder is refused, whatever reached it (a direct
   // path bypasses the walk, which refuses it too). The resolved path is read.
   auto entry = resolve_entry_file(skill.skill_md);
+  if (!entry && plugin != nullptr && entry.error().code == ErrorCode::not_found) {
+    return tl::unexpected(view_failure(ErrorCode::not_found, "Skill '" + name + "' file no longer exists at " +
+                                                                 skill.skill_md.string() +
+                                                                 "; try again after the plugin is reloaded."));
+  }
   if (!entry) {
     return tl::unexpected(view_failure(entry.error().code == ErrorCode::refused ? ErrorCode::refused
                                                                                 : ErrorCode::not_found,
@@ -153,7 +171,8 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   const std::string resolved_name =
       has_name ? name_node->to_string() : skill.skill_md.parent_path().filename().string();
   const std::vector<std::string> disabled = disabled_names(cfg.skills, ctx.platform);
-  if (std::find(disabled.begin(), disabled.end(), resolved_name) != disabled.end()) {
+  // A plugin's skill is disabled by its qualified name, which the catalog checked.
+  if (plugin == nullptr && std::find(disabled.begin(), disabled.end(), resolved_name) != disabled.end()) {
     return tl::unexpected(view_failure(ErrorCode::refused, "Skill '" + resolved_name +
                                                                "' is disabled. Enable it with `hermes skills` or "
                                                                "inspect the files directly on disk."));
@@ -171,6 +190,10 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   SkillDocument doc;
   doc.name = has_name ? name_node->to_string()
                       : (skill.skill_dir ? skill.skill_dir->filename().string() : skill.skill_md.stem().string());
+  if (plugin != nullptr) {
+    doc.name = name;  // rule 20: the qualified name
+    doc.plugin = plugin->name();
+  }
   const YamlNode* description = fm.get("description");
   if (description_is_empty(description)) {
     // Spec §5.1 item 6 fixed: the same body-line fallback the listing uses.
@@ -195,6 +218,13 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
   doc.readiness = evaluate_readiness(fm, ctx);
   doc.content = preprocess_skill_content(content, skill.skill_dir, skill.skill_md.parent_path(), ctx, cfg.skills,
                                          skill.tier);
+  if (plugin != nullptr) {
+    if (cfg.skills.template_vars) {
+      // Claude Code's plugin skills name their plugin's own files through it.
+      replace_all(doc.content, "${CLAUDE_PLUGIN_ROOT}", plugin->dir.string());
+    }
+    doc.content = plugin_bundle_banner(catalog, *plugin, name) + "\n\n" + doc.content;
+  }
   doc.source_path = skill.skill_md;
   if (const YamlNode* compat = fm.get("compatibility"); compat != nullptr && compat->truthy()) {
     doc.compatibility = *compat;

@@ -34,6 +34,9 @@ struct SkillDocument {
   std::optional<YamlNode> compatibility; // when truthy
   std::optional<YamlNode> metadata;      // when a mapping
   Tier tier = Tier::local;
+  // The plugin's namespace when this is a plugin's skill (`ns:skill`; its
+  // content then starts with the bundle banner), else "".
+  std::string plugin;
 };
 
 // One support file of a skill (`view NAME --file PATH`).

@@ -9,5 +9,6 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/preprocess.cpp
   ${CMAKE_CURRENT_LIST_DIR}/readiness.cpp
   ${CMAKE_CURRENT_LIST_DIR}/resolver.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/plugin_skill.cpp
   ${CMAKE_CURRENT_LIST_DIR}/skill_view.cpp
   ${CMAKE_CURRENT_LIST_DIR}/view_usage.cpp)
