@@ -103,6 +103,30 @@ Json lock_entry_json(const LockEntry& e) {
   return out;
 }
 
+Json install_report_json(const InstallReport& r) {
+  Json item = Json::object();
+  item["name"] = text(r.name);
+  item["bundle_path"] = text(r.relative);
+  item["path"] = text(r.path);
+  item["outcome"] = skill_outcome_name(r.outcome);
+  item["reason"] = text(r.reason);
+  Json errors = Json::array();
+  for (const std::string& e : r.judgement.validation_errors) {
+    errors.push_back(text(e));
+  }
+  item["validation_errors"] = std::move(errors);
+  Json warnings = Json::array();
+  for (const std::string& w : r.judgement.warnings) {
+    warnings.push_back(text(w));
+  }
+  item["warnings"] = std::move(warnings);
+  item["scan"] = scan_json(r.judgement.scan, r.judgement.policy);
+  item["signature"] = signature_json(r.judgement.signature, r.judgement.signature_required);
+  item["lock_entry"] = r.entry ? lock_entry_json(*r.entry) : Json(nullptr);
+  item["content_hash"] = r.content_hash;
+  return item;
+}
+
 Json install_outcome_json(const InstallOutcome& outcome) {
   Json out = head(outcome.success, outcome.error);
   out["root"] = text(outcome.root);
@@ -110,31 +134,40 @@ Json install_outcome_json(const InstallOutcome& outcome) {
   out["recovered"] = recovered_json(outcome.recovered);
   Json skills = Json::array();
   for (const InstallReport& r : outcome.skills) {
-    Json item = Json::object();
-    item["name"] = text(r.name);
-    item["bundle_path"] = text(r.relative);
-    item["path"] = text(r.path);
-    item["outcome"] = skill_outcome_name(r.outcome);
-    item["reason"] = text(r.reason);
-    Json errors = Json::array();
-    for (const std::string& e : r.judgement.validation_errors) {
-      errors.push_back(text(e));
-    }
-    item["validation_errors"] = std::move(errors);
-    Json warnings = Json::array();
-    for (const std::string& w : r.judgement.warnings) {
-      warnings.push_back(text(w));
-    }
-    item["warnings"] = std::move(warnings);
-    item["scan"] = scan_json(r.judgement.scan, r.judgement.policy);
-    item["signature"] = signature_json(r.judgement.signature, r.judgement.signature_required);
-    item["lock_entry"] = r.entry ? lock_entry_json(*r.entry) : Json(nullptr);
-    item["content_hash"] = r.content_hash;
-    skills.push_back(std::move(item));
+    skills.push_back(install_report_json(r));
   }
   out["skills"] = std::move(skills);
   if (!outcome.error && !outcome.success) {
     out["error"] = "not every skill of the bundle was installed (see skills[].reason)";
+  }
+  return out;
+}
+
+Json plugin_install_outcome_json(const PluginInstallOutcome& outcome) {
+  Json out = head(outcome.success, outcome.error);
+  out["root"] = text(outcome.root);
+  out["identifier"] = text(outcome.identifier);
+  out["name"] = text(outcome.name);
+  out["version"] = text(outcome.version);
+  out["path"] = text(outcome.path);
+  out["outcome"] = skill_outcome_name(outcome.outcome);
+  out["reason"] = text(outcome.reason);
+  Json warnings = Json::array();
+  for (const std::string& w : outcome.judgement.warnings) {
+    warnings.push_back(text(w));
+  }
+  out["warnings"] = std::move(warnings);
+  out["scan"] = scan_json(outcome.judgement.scan, outcome.judgement.policy);
+  out["signature"] = signature_json(outcome.judgement.signature, outcome.judgement.signature_required);
+  out["lock_entry"] = outcome.entry ? lock_entry_json(*outcome.entry) : Json(nullptr);
+  out["recovered"] = recovered_json(outcome.recovered);
+  Json skills = Json::array();
+  for (const InstallReport& r : outcome.skills) {
+    skills.push_back(install_report_json(r));
+  }
+  out["skills"] = std::move(skills);
+  if (!outcome.error && !outcome.success) {
+    out["error"] = "the plugin was not installed: " + text(outcome.reason);
   }
   return out;
 }

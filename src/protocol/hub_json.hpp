@@ -10,6 +10,7 @@
 #include "core/hub/audit.hpp"
 #include "core/hub/check.hpp"
 #include "core/hub/install.hpp"
+#include "core/hub/plugin_install.hpp"
 #include "core/hub/lock_file.hpp"
 #include "core/hub/uninstall.hpp"
 #include "core/hub/update.hpp"
@@ -35,6 +36,14 @@ Json lock_entry_json(const core::hub::LockEntry& entry);
 //  reason, validation_errors, warnings, scan (as `scan --json` without success), signature {status, key, message,
 //  required}, lock_entry?}]}
 Json install_outcome_json(const core::hub::InstallOutcome& outcome);
+
+// One skill's judgement in an install: {name, bundle_path, path, outcome, reason,
+// validation_errors, warnings, scan, signature, lock_entry, content_hash}.
+Json install_report_json(const core::hub::InstallReport& report);
+
+// {success, error?, code?, root, identifier, name (the namespace), version, path, outcome, reason,
+//  warnings, scan (the whole plugin folder), signature, lock_entry, recovered, skills: [as in install]}
+Json plugin_install_outcome_json(const core::hub::PluginInstallOutcome& outcome);
 
 // {success, error?, code?, name, path, message, recovered}
 Json uninstall_outcome_json(const core::hub::UninstallOutcome& outcome);

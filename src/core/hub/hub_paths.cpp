@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/limits.hpp"
+#include "core/plugins/plugin_set.hpp"
 #include "core/tenancy/user_home.hpp"
 #include "core/util/text.hpp"
 
@@ -41,7 +42,7 @@ Result<void> make_private_dir(const fs::path& dir) {
 
 } // namespace
 
-Result<HubPaths> resolve_hub_paths(const Context& ctx, bool shared, Operation op) {
+Result<HubPaths> resolve_hub_paths(const Context& ctx, bool shared, Operation op, HubTarget target) {
   HubPaths paths;
   if (ctx.user_id && !shared) {
     paths.layer = Layer::user;
@@ -55,9 +56,9 @@ Result<HubPaths> resolve_hub_paths(const Context& ctx, bool shared, Operation op
     if (!home) {
       return tl::unexpected(home.error());
     }
-    paths.root = home->skills;
+    paths.root = target == HubTarget::plugins ? home->root / "plugins" : home->skills;
   } else {
-    paths.root = ctx.skills_dir();
+    paths.root = target == HubTarget::plugins ? shared_plugins_dir(ctx) : ctx.skills_dir();
   }
   paths.hub = paths.root / ".hub";
   paths.lock_json = paths.hub / "lock.json";

@@ -16,8 +16,12 @@
 
 namespace skillrt::core::hub {
 
+// What a hub operation installs: skills into a skills root, or plugins
+// (core/plugins) into a plugins folder. Both keep their own `.hub/`.
+enum class HubTarget : unsigned char { skills, plugins };
+
 struct HubPaths {
-  std::filesystem::path root;       // the skills root installs go into
+  std::filesystem::path root;       // the skills root (or plugins folder) installs go into
   Layer layer = Layer::shared;      // shared (HOME/skills) or user (HOME/users/<uid>/skills)
   std::string owner;                // the user id for the user layer, "" for shared
   std::filesystem::path hub;        // root/.hub
@@ -33,7 +37,10 @@ struct HubPaths {
 // (created 0700 through tenancy/user_home), else HOME/skills. The permission
 // matrix is asked first; a user outside the owner org gets its refusal for a
 // shared write. Nothing below `.hub` is created here.
-Result<HubPaths> resolve_hub_paths(const Context& ctx, bool shared, Operation op);
+// With HubTarget::plugins the root is HOME/plugins, or the user's
+// HOME/users/<uid>/plugins (core/plugins/plugin_set.hpp).
+Result<HubPaths> resolve_hub_paths(const Context& ctx, bool shared, Operation op,
+                                   HubTarget target = HubTarget::skills);
 
 // Creates the root and `.hub/` with its folders (0700).
 Result<void> ensure_hub_dirs(const HubPaths& paths);

@@ -24,8 +24,8 @@ bool has_pending_records(const HubPaths& paths) {
 
 } // namespace
 
-Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation op) {
-  auto paths = resolve_hub_paths(ctx, shared, op);
+Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation op, HubTarget target) {
+  auto paths = resolve_hub_paths(ctx, shared, op, target);
   if (!paths) {
     return tl::unexpected(paths.error());
   }

@@ -27,6 +27,7 @@ struct HubSession {
   LockFile lock_file;
 };
 
-Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation op);
+Result<HubSession> open_hub_session(const Context& ctx, bool shared, Operation op,
+                                    HubTarget target = HubTarget::skills);
 
 } // namespace skillrt::core::hub

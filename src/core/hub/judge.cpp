@@ -89,7 +89,7 @@ Judgement judge_skill(const std::filesystem::path& dir, const JudgeOptions& opti
   Judgement out;
   std::vector<std::string> refusals;
 
-  const ValidationReport report = validate_skill(dir, ValidateOptions{});
+  const ValidationReport report = options.validate ? validate_skill(dir, ValidateOptions{}) : ValidationReport{};
   for (const Finding& finding : report.findings) {
     if (finding.severity == Severity::error && finding.rule_id == k_warn_only_rule) {
       out.warnings.push_back(finding.rule_id + ": " + finding.message);

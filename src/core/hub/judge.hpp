@@ -25,6 +25,9 @@ struct JudgeOptions {
   bool force = false;              // passed to decide_install
   bool require_signature = false;  // --require-signature
   const Config* config = nullptr;  // trusted_keys, require_signature
+  // Validate the folder as one skill. Off for a whole plugin folder, whose
+  // skills are each judged on their own (plugin_install.hpp).
+  bool validate = true;
 };
 
 struct Judgement {
