@@ -49,6 +49,7 @@ std::unique_ptr<Command> make_sync_command();       // cmd_sync.cpp: bundled ski
 std::unique_ptr<Command> make_reset_command();      // cmd_sync.cpp: reset NAME [--restore]
 std::unique_ptr<Command> make_install_command();    // cmd_install.cpp: install through quarantine
 std::unique_ptr<Command> make_uninstall_command();  // cmd_uninstall.cpp
+std::unique_ptr<Command> make_plugin_command();     // cmd_plugin.cpp: list / enable / disable / install plugins
 std::unique_ptr<Command> make_check_command();      // cmd_check.cpp: upstream changed? locally modified?
 std::unique_ptr<Command> make_update_command();     // cmd_update.cpp
 std::unique_ptr<Command> make_audit_command();      // cmd_audit.cpp: rescan installed skills, drift

@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
   commands.push_back(skillrt::app::make_reset_command());
   commands.push_back(skillrt::app::make_install_command());
   commands.push_back(skillrt::app::make_uninstall_command());
+  commands.push_back(skillrt::app::make_plugin_command());
   commands.push_back(skillrt::app::make_check_command());
   commands.push_back(skillrt::app::make_update_command());
   commands.push_back(skillrt::app::make_audit_command());

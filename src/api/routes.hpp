@@ -11,6 +11,7 @@ void add_skill_routes(Router& router, const RestApiServices& services);     // s
 void add_skill_file_routes(Router& router, const RestApiServices& services);  // skill_file_routes.cpp
 void add_search_routes(Router& router, const RestApiServices& services);    // search_routes.cpp
 void add_match_routes(Router& router, const RestApiServices& services);     // match_routes.cpp
+void add_plugin_routes(Router& router, const RestApiServices& services);    // plugin_routes.cpp
 void add_proposal_routes(Router& router, const RestApiServices& services);  // proposal_routes.cpp
 void add_ledger_routes(Router& router, const RestApiServices& services);    // ledger_routes.cpp
 void add_guard_routes(Router& router, const RestApiServices& services);     // guard_routes.cpp (scan, audit)
