@@ -145,12 +145,14 @@ std::vector<PluginsFolder> plugins_folders(const RootSet& set, const Context& ct
     std::error_code ec;
     // The user's home was made safe above (no symlinked folder on the way);
     // the plugins folder itself must not be a link either.
-    if (dir && file && fs::is_directory(fs::symlink_status(*dir, ec))) {
+    const std::optional<fs::path> real =
+        dir && fs::is_directory(fs::symlink_status(*dir, ec)) ? existing_dir(*dir) : std::nullopt;
+    if (real && file) {
       auto user_switches = read_plugin_switches(*file);
       if (!user_switches) {
         problems.push_back({*file, user_switches.error().message + " (the user's switches are ignored)"});
       }
-      folders.push_back(PluginsFolder{*dir, Layer::user, user_switches ? *user_switches : PluginsConfig{},
+      folders.push_back(PluginsFolder{*real, Layer::user, user_switches ? *user_switches : PluginsConfig{},
                                       file->filename().string()});
     }
   }

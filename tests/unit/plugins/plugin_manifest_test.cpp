@@ -94,6 +94,15 @@ TEST(PluginManifest, RefusesWhatIsNotAManifest) {
   EXPECT_FALSE(parse("name: xy\ndescription: '" + std::string(limits::k_max_plugin_manifest_bytes, 'd') + "'\n"));
 }
 
+TEST(PluginManifest, ListsAtMostSoManySkillFolders) {
+  std::string list = "name: xy\nskills:\n";
+  for (std::size_t i = 0; i < limits::k_max_plugin_skill_dirs; ++i) {
+    list += "  - dir" + std::to_string(i) + "\n";
+  }
+  EXPECT_TRUE(parse(list));
+  EXPECT_NE(error_of(list + "  - one-more\n").find("lists more than"), std::string::npos);
+}
+
 TEST(PluginManifest, CutsALongDescription) {
   auto manifest = parse("name: xy\ndescription: '" + std::string(2000, 'd') + "'\n");
   ASSERT_TRUE(manifest);

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <string>
 
+#include <cstdio>
+
 #include "core/files/read_file.hpp"
+#include "core/limits.hpp"
 #include "core/plugins/plugin_set.hpp"
 #include "support/temp_tree.hpp"
 
@@ -140,6 +143,20 @@ TEST_F(PluginSetTest, ASharedPluginNeverReachesIntoUserHomes) {
       users);
   EXPECT_TRUE(set.plugins.empty());
   EXPECT_TRUE(has_problem(set, "per-user homes"));
+}
+
+TEST_F(PluginSetTest, AtMostSoManyPluginsAreReadPerFolder) {
+  for (std::size_t i = 0; i <= limits::k_max_plugins_per_dir; ++i) {
+    char folder[16];
+    std::snprintf(folder, sizeof folder, "p%04zu", i);
+    tree.write(std::string("home/plugins/") + folder + "/plugin.yaml", std::string("name: ") + folder + "\n");
+  }
+  const PluginSet set = find();
+  EXPECT_EQ(set.plugins.size(), limits::k_max_plugins_per_dir);
+  char last[16];
+  std::snprintf(last, sizeof last, "p%04zu", limits::k_max_plugins_per_dir);
+  EXPECT_EQ(set.find(last), nullptr);  // the last by name is the one left out
+  EXPECT_TRUE(has_problem(set, "plugin folders; only the first"));
 }
 
 TEST_F(PluginSetTest, SwitchesAreWrittenAtomicallyAndKeepOtherKeys) {
