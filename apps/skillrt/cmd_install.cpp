@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "recovery_notes.hpp"
 #include "core/hub/install.hpp"
 #include "progress_line.hpp"
 #include "protocol/hub_json.hpp"
@@ -13,12 +14,6 @@
 
 namespace skillrt::app {
 namespace {
-
-void print_recovered(const std::vector<core::hub::RecoveryNote>& notes) {
-  for (const core::hub::RecoveryNote& note : notes) {
-    std::cerr << "note: " << note.message << '\n';
-  }
-}
 
 class InstallCommand final : public Command {
 public:
@@ -57,7 +52,7 @@ public:
       print_json(result);
       return outcome_of(result);
     }
-    print_recovered(outcome.recovered);
+    print_recovery_notes(outcome.recovered);
     if (outcome.error) {
       print_error_text(result);
       return Outcome::failed;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "recovery_notes.hpp"
 #include "core/discovery/catalog.hpp"
 #include "core/guard/guard.hpp"
 #include "core/hub/plugin_install.hpp"
@@ -166,9 +167,7 @@ private:
       print_json(result);
       return outcome_of(result);
     }
-    for (const core::hub::RecoveryNote& note : outcome.recovered) {
-      std::cerr << "note: " << note.message << '\n';
-    }
+    print_recovery_notes(outcome.recovered);
     if (outcome.error) {
       print_error_text(result);
       return Outcome::failed;
@@ -198,9 +197,7 @@ private:
 
   Outcome uninstall(const Invocation& inv) const {
     const core::hub::PluginUninstallOutcome outcome = core::hub::uninstall_plugin(inv.ctx, m_namespace, m_shared);
-    for (const core::hub::RecoveryNote& note : outcome.recovered) {
-      std::cerr << "note: " << note.message << '\n';
-    }
+    print_recovery_notes(outcome.recovered);
     Json result = Json::object();
     result["success"] = outcome.success;
     result["name"] = outcome.name;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "recovery_notes.hpp"
 #include "core/hub/uninstall.hpp"
 #include "protocol/hub_json.hpp"
 
@@ -21,9 +22,7 @@ public:
     const core::hub::UninstallOutcome outcome = core::hub::uninstall_skill(inv.ctx, m_name, m_shared);
     const Json result = protocol::uninstall_outcome_json(outcome);
     if (!inv.json) {
-      for (const core::hub::RecoveryNote& note : outcome.recovered) {
-        std::cerr << "note: " << note.message << '\n';
-      }
+      print_recovery_notes(outcome.recovered);
     }
     return finish_result(inv.json, result, outcome.message + "\n");
   }

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "recovery_notes.hpp"
 #include "core/hub/update.hpp"
 #include "progress_line.hpp"
 #include "protocol/hub_json.hpp"
@@ -44,9 +45,7 @@ public:
       print_json(result);
       return outcome_of(result);
     }
-    for (const core::hub::RecoveryNote& note : outcome.recovered) {
-      std::cerr << "note: " << note.message << '\n';
-    }
+    print_recovery_notes(outcome.recovered);
     if (outcome.error) {
       print_error_text(result);
       return Outcome::failed;

@@ -103,6 +103,27 @@ Json lock_entry_json(const LockEntry& e) {
   return out;
 }
 
+namespace {
+
+Json text_list(const std::vector<std::string>& items) {
+  Json out = Json::array();
+  for (const std::string& item : items) {
+    out.push_back(text(item));
+  }
+  return out;
+}
+
+// The fields a judgement gives an install's answer, skill or plugin alike:
+// warnings, the guard's scan, the signature and what lock.json recorded.
+void add_judgement(Json& out, const Judgement& judgement, const std::optional<LockEntry>& entry) {
+  out["warnings"] = text_list(judgement.warnings);
+  out["scan"] = scan_json(judgement.scan, judgement.policy);
+  out["signature"] = signature_json(judgement.signature, judgement.signature_required);
+  out["lock_entry"] = entry ? lock_entry_json(*entry) : Json(nullptr);
+}
+
+}  // namespace
+
 Json install_report_json(const InstallReport& r) {
   Json item = Json::object();
   item["name"] = text(r.name);
@@ -110,19 +131,8 @@ Json install_report_json(const InstallReport& r) {
   item["path"] = text(r.path);
   item["outcome"] = skill_outcome_name(r.outcome);
   item["reason"] = text(r.reason);
-  Json errors = Json::array();
-  for (const std::string& e : r.judgement.validation_errors) {
-    errors.push_back(text(e));
-  }
-  item["validation_errors"] = std::move(errors);
-  Json warnings = Json::array();
-  for (const std::string& w : r.judgement.warnings) {
-    warnings.push_back(text(w));
-  }
-  item["warnings"] = std::move(warnings);
-  item["scan"] = scan_json(r.judgement.scan, r.judgement.policy);
-  item["signature"] = signature_json(r.judgement.signature, r.judgement.signature_required);
-  item["lock_entry"] = r.entry ? lock_entry_json(*r.entry) : Json(nullptr);
+  item["validation_errors"] = text_list(r.judgement.validation_errors);
+  add_judgement(item, r.judgement, r.entry);
   item["content_hash"] = r.content_hash;
   return item;
 }
@@ -152,14 +162,7 @@ Json plugin_install_outcome_json(const PluginInstallOutcome& outcome) {
   out["path"] = text(outcome.path);
   out["outcome"] = skill_outcome_name(outcome.outcome);
   out["reason"] = text(outcome.reason);
-  Json warnings = Json::array();
-  for (const std::string& w : outcome.judgement.warnings) {
-    warnings.push_back(text(w));
-  }
-  out["warnings"] = std::move(warnings);
-  out["scan"] = scan_json(outcome.judgement.scan, outcome.judgement.policy);
-  out["signature"] = signature_json(outcome.judgement.signature, outcome.judgement.signature_required);
-  out["lock_entry"] = outcome.entry ? lock_entry_json(*outcome.entry) : Json(nullptr);
+  add_judgement(out, outcome.judgement, outcome.entry);
   out["recovered"] = recovered_json(outcome.recovered);
   Json skills = Json::array();
   for (const InstallReport& r : outcome.skills) {
