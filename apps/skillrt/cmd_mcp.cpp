@@ -120,7 +120,11 @@ class McpCommand final : public Command {
  public:
   const char* name() const override { return "mcp"; }
   const char* summary() const override { return "Serve the skills over MCP on stdin/stdout"; }
-  void configure(CLI::App& /*sub*/) override {}
+  void configure(CLI::App& sub) override {
+    sub.add_option("--setup-url", m_setup_url,
+                   "The setup page of a `skillrt serve` on the same home (http://HOST:PORT/ui/setup.html): clients "
+                   "that support URL elicitation are sent there for a skill's missing secrets");
+  }
 
   Outcome run(const Invocation& inv) override {
     // A client that goes away makes write() fail with EPIPE instead of killing us.
@@ -150,6 +154,7 @@ class McpCommand final : public Command {
     options.transport = "stdio";
     options.watch = true;
     options.poll_database = log == nullptr;  // the change log tells of every row written through skillrt
+    options.setup_url = m_setup_url;
 
     auto out = std::make_shared<LineWriter>();
     mcp::Server server(std::move(options));
@@ -198,6 +203,9 @@ class McpCommand final : public Command {
     session->close();
     return Outcome::ok;
   }
+
+ private:
+  std::string m_setup_url;
 };
 
 }  // namespace

@@ -96,6 +96,13 @@ class ServeCommand final : public Command {
   const char* summary() const override { return "Serve the skills over MCP Streamable HTTP (at /mcp)"; }
   void configure(CLI::App& sub) override {
     sub.add_option("--listen", m_listen, "Address to listen on, HOST:PORT (default 127.0.0.1:8787; port 0 = any free)");
+    sub.add_option("--public-url", m_public_url,
+                   "The origin people reach this server at (https://skills.example.com), for the links it hands "
+                   "out such as the setup page (default http://HOST:PORT of --listen)")
+        ->check([](const std::string& url) {
+          const bool scheme = url.starts_with("http://") || url.starts_with("https://");
+          return scheme && !url.ends_with("/") ? std::string() : std::string("an http(s) origin without a trailing /");
+        });
     sub.add_flag("--allow-anonymous", m_allow_anonymous,
                  "Let requests without a bearer token in as the anonymous caller (loopback addresses only)");
     sub.add_option("--allowed-host", m_allowed_hosts,
@@ -315,6 +322,13 @@ class ServeCommand final : public Command {
     std::cout << "listening http://" << url_host(address->host) << ':' << (*http)->bound_port() << "/mcp"
               << std::endl;
     if (!m_no_web_ui) {
+      // Where MCP clients send a person to type a skill's secrets (URL-mode elicitation).
+      const std::string origin = !m_public_url.empty()
+                                     ? m_public_url
+                                     : "http://" + url_host(address->host) + ":" + std::to_string((*http)->bound_port());
+      mcp_server.set_setup_url(origin + "/ui/setup.html");
+    }
+    if (!m_no_web_ui) {
       std::cerr << "skillrt serve: web UI at http://" << url_host(address->host) << ':' << (*http)->bound_port()
                 << "/ (sign in with a token from `skillrt token create`)" << std::endl;
     }
@@ -338,6 +352,7 @@ class ServeCommand final : public Command {
 
  private:
   std::string m_listen = "127.0.0.1:8787";
+  std::string m_public_url;
   bool m_allow_anonymous = false;
   std::vector<std::string> m_allowed_hosts;
   unsigned m_threads = 2;

@@ -31,6 +31,7 @@ ApiHandler make_rest_api(RestApiServices services) {
   add_search_routes(*router, kept);
   add_match_routes(*router, kept);
   add_plugin_routes(*router, kept);
+  add_setup_routes(*router, kept);
   add_proposal_routes(*router, kept);
   add_ledger_routes(*router, kept);
   add_guard_routes(*router, kept);

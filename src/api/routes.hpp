@@ -12,6 +12,7 @@ void add_skill_file_routes(Router& router, const RestApiServices& services);  //
 void add_search_routes(Router& router, const RestApiServices& services);    // search_routes.cpp
 void add_match_routes(Router& router, const RestApiServices& services);     // match_routes.cpp
 void add_plugin_routes(Router& router, const RestApiServices& services);    // plugin_routes.cpp
+void add_setup_routes(Router& router, const RestApiServices& services);     // setup_routes.cpp (the setup page)
 void add_proposal_routes(Router& router, const RestApiServices& services);  // proposal_routes.cpp
 void add_ledger_routes(Router& router, const RestApiServices& services);    // ledger_routes.cpp
 void add_guard_routes(Router& router, const RestApiServices& services);     // guard_routes.cpp (scan, audit)

@@ -50,6 +50,11 @@ inline constexpr std::size_t k_listing_body_scan_bytes = 256 * 1024;
 // Path length accepted from a caller (name, file path).
 inline constexpr std::size_t k_max_path_length = 4096;
 
+// --- Setting up secrets out of band (core/view/setup_request.hpp) ---
+// How long a setup link works, and how many may wait at once per home.
+inline constexpr int k_setup_request_ttl_s = 15 * 60;
+inline constexpr std::size_t k_max_setup_requests = 256;
+
 // --- Plugins (core/plugins) ---
 // A manifest is a few lines; the bound keeps a hostile one from costing more.
 inline constexpr std::size_t k_max_plugin_manifest_bytes = 64 * 1024;

@@ -274,8 +274,13 @@ std::optional<Refusal> check_standard_headers(const RpcCall& call, const Envelop
 }
 
 void stamp_result(std::string_view method, Json& result, bool caller_specific) {
-  result["resultType"] = "complete";
-  if (is_cacheable(method)) {
+  // A handler that needs the user's input first (MRTR) says so itself; such
+  // an answer is never cached.
+  const bool input_required = result.contains("resultType") && result["resultType"] == "input_required";
+  if (!input_required) {
+    result["resultType"] = "complete";
+  }
+  if (!input_required && is_cacheable(method)) {
     const bool shared = is_caller_independent(method);
     result["ttlMs"] = shared ? k_static_ttl_ms : k_live_ttl_ms;
     result["cacheScope"] = shared || !caller_specific ? "public" : "private";

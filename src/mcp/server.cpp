@@ -466,6 +466,7 @@ void Server::Impl::poll() {
 }
 
 Server::Server(ServerOptions options) : m_impl(std::make_shared<Impl>(std::move(options))) {
+  m_impl->setup_url = m_impl->options.setup_url;
   // Writes made through this server (MCP tools, the REST API) drop the cached
   // snapshots they make stale before any session hears of them: the next
   // request sees the write whether or not the watcher reports it later.
@@ -575,6 +576,21 @@ void Server::note_view(const core::Context& ctx, core::Layer layer, const std::s
 }
 
 const core::Config& Server::config() const { return m_impl->options.config; }
+
+void Server::set_setup_url(std::string url) {
+  std::lock_guard lock(m_impl->setup_url_mutex);
+  m_impl->setup_url = std::move(url);
+}
+
+void Server::setup_completed(const std::optional<std::string>& user, const std::string& id) {
+  Json params = Json::object();
+  params["elicitationId"] = id;
+  for (const auto& session : m_impl->live_sessions()) {
+    if (session->caller.user_id == user) {
+      session->send(session->notification("notifications/elicitation/complete", params));
+    }
+  }
+}
 
 core::EventBus& Server::events() { return m_impl->bus; }
 

@@ -81,6 +81,11 @@ struct ServerOptions {
   // would see this machine's writes only, and the watches cost kernel memory).
   bool inotify = true;
   std::size_t sweep_max_entries = 1'000'000;
+  // The setup page of `skillrt serve` (`http://HOST:PORT/ui/setup.html`): a
+  // client that supports URL-mode elicitation is sent there when skill_view
+  // finds required variables missing (setup_elicitation.cpp). "" = no page
+  // (stdio without --setup-url): clients get the setup note instead.
+  std::string setup_url;
 };
 
 // What a session negotiated, to carry it to another replica (the 2025
@@ -171,6 +176,11 @@ class Server {
   void note_view(const core::Context& ctx, core::Layer layer, const std::string& name);
   // The server's configuration (config.yaml as read at start).
   const core::Config& config() const;
+  // The setup page finished request `id` of `user`: their open sessions get
+  // notifications/elicitation/complete (2025-11-25's URL-mode close).
+  void setup_completed(const std::optional<std::string>& user, const std::string& id);
+  // Sets ServerOptions::setup_url once the listening address is known.
+  void set_setup_url(std::string url);
   // The bus every write through this server publishes on (and the watcher's
   // file changes, as EventSubject::files): the REST event push subscribes.
   core::EventBus& events();

@@ -109,6 +109,13 @@ struct Server::Impl {
   std::map<std::string, core::TreeSweeper> sweepers;  // each owner's remembered listings
   bool swept_known = false;
   std::vector<std::filesystem::path> shared_roots;  // set by start_watching
+  // ServerOptions::setup_url, replaceable once the listener knows its port.
+  mutable std::mutex setup_url_mutex;
+  std::string setup_url;
+  std::string current_setup_url() const {
+    std::lock_guard lock(setup_url_mutex);
+    return setup_url;
+  }
 
   explicit Impl(ServerOptions opts)
       : options(std::move(opts)),
@@ -193,6 +200,9 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     bool resources = false;
   };
   std::optional<Listening> listening;
+  // What the client said it can do: initialize's `capabilities` (2025), or
+  // the clientCapabilities of the request being answered (2026-07-28).
+  Json client_capabilities = Json::object();
 
   std::mutex sink_mutex;
   std::shared_ptr<const MessageSink> sink;
@@ -221,6 +231,16 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   // A notification to send: tagged with the listen id when listening.
   std::string notification(std::string_view method, std::optional<Json> params) const;
 };
+
+// skill_view of a skill whose required variables are missing, for a client
+// that can open a URL-mode elicitation and a server with a setup page
+// (setup_elicitation.cpp): a 2026-07-28 request gets an input_required
+// result sending the person to the page; a 2025-11-25 session gets an
+// elicitation/create request, and the view's setup_note says so. nullopt:
+// answer the view as it is (no page, no capable client, or the retry of an
+// input_required answer). `payload` is the view's JSON text.
+std::optional<MethodOutput> offer_setup(Session::Impl& session, const Json& call_params, const std::string& skill,
+                                        const std::string& payload);
 
 // --- method handlers (one file each) ------------------------------------------
 Json tool_definitions();

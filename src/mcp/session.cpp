@@ -71,6 +71,9 @@ MethodResult initialize(Session::Impl& session, const Json& params) {
     }
     session.initialized = true;
     session.protocol_version = version;
+    if (const auto caps = params.find("capabilities"); caps != params.end()) {
+      session.client_capabilities = *caps;
+    }
     ++session.state_version;
   }
   Json result = Json::object();
@@ -339,6 +342,7 @@ StatelessAnswer Session::Impl::handle_modern(const RpcCall& call, const Stateles
     std::lock_guard lock(mutex);
     modern = true;
     log_level = envelope->log_level;
+    client_capabilities = envelope->client_capabilities;
   }
   if (call.method == "subscriptions/listen") {
     return listen(call);

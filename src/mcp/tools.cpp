@@ -89,7 +89,18 @@ MethodOutput run_skills_list(Session::Impl& session, const Json& args) {
   return tool_result(protocol::list_json(snapshot->catalog, category));
 }
 
-MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
+// A view that says setup is needed may instead send the person to the setup
+// page (setup_elicitation.cpp); the quick text test keeps every other view
+// from being parsed again.
+std::optional<MethodOutput> maybe_offer_setup(Session::Impl& session, const Json& params, const std::string& name,
+                                              const std::string& payload) {
+  if (payload.find(R"("setup_needed":true)") == std::string::npos) {
+    return std::nullopt;
+  }
+  return offer_setup(session, params, name, payload);
+}
+
+MethodOutput run_skill_view(Session::Impl& session, const Json& args, const Json& params) {
   std::string error;
   const auto name = string_argument(args, "name", error);
   const auto file_path = string_argument(args, "file_path", error);
@@ -109,6 +120,9 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
       if (hit->usage) {
         session.server->usage.note(session.ctx, hit->usage->layer, hit->usage->name, core::UsageEvent::view);
       }
+      if (auto offered = maybe_offer_setup(session, params, *name, hit->payload_text)) {
+        return std::move(*offered);
+      }
       return tool_result_text(hit->payload_text, true);
     }
   }
@@ -123,7 +137,8 @@ MethodOutput run_skill_view(Session::Impl& session, const Json& args) {
   }
   if (const auto* doc = std::get_if<core::SkillDocument>(&*answer)) {
     std::string payload = dump_json(protocol::skill_document_json(*doc));
-    MethodOutput result = tool_result_text(payload, true);
+    std::optional<MethodOutput> offered = whole_skill ? maybe_offer_setup(session, params, *name, payload) : std::nullopt;
+    MethodOutput result = offered ? std::move(*offered) : tool_result_text(payload, true);
     if (const auto subject = core::usage_subject(*doc)) {
       session.server->usage.note(session.ctx, subject->layer, subject->name, core::UsageEvent::view);
     }
@@ -243,7 +258,7 @@ MethodResult call_tool(Session::Impl& session, const Json& params) {
     return run_skills_list(session, *args);
   }
   if (tool_name == "skill_view") {
-    return run_skill_view(session, *args);
+    return run_skill_view(session, *args, params);
   }
   if (tool_name == "skill_manage") {
     return run_skill_manage(session, *args);

@@ -907,13 +907,17 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     // The API's description is public: a client reads it before it has a token.
     const bool public_document =
         method == http::verb::get && target_path(view(head.target())) == "/api/v1/openapi.json";
+    // The setup page's calls carry their own key, the request id (setup_routes.cpp):
+    // no token, and no session cookie (a signed-in browser's would demand a CSRF token
+    // the page cannot have).
+    const bool setup_page = target_path(view(head.target())).starts_with("/api/v1/setup/");
     if (method != http::verb::get && method != http::verb::post && method != http::verb::put &&
         method != http::verb::patch && method != http::verb::delete_) {
       prepare_api_error(http::status::method_not_allowed, "Method Not Allowed");
       m_response.set(http::field::allow, "GET, POST, PUT, PATCH, DELETE");
       return false;
     }
-    if (identify(head, /*cookies=*/true, m_impl.options.allow_anonymous || public_document) ==
+    if (identify(head, /*cookies=*/!setup_page, m_impl.options.allow_anonymous || public_document || setup_page) ==
         CookieCheck::no_csrf) {
       prepare_api_error(http::status::forbidden,
                         "Forbidden: a write from a signed-in browser needs the session's X-CSRF-Token header "

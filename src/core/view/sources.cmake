@@ -8,6 +8,7 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/name_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/preprocess.cpp
   ${CMAKE_CURRENT_LIST_DIR}/readiness.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/setup_request.cpp
   ${CMAKE_CURRENT_LIST_DIR}/resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plugin_skill.cpp
   ${CMAKE_CURRENT_LIST_DIR}/skill_view.cpp
