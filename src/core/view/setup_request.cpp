@@ -183,9 +183,11 @@ Result<SetupOutcome> complete_setup_request(const Context& ctx, std::string_view
   if (values.empty()) {
     return fail(ErrorCode::invalid_argument, "no value was given");
   }
-  for (const auto& [name, value] : values) {
+  for (const auto& entry : values) {
+    const std::string& name = entry.first;
+    const std::string& value = entry.second;
     const bool asked = std::any_of(request->variables.begin(), request->variables.end(),
-                                   [&](const EnvRequirement& variable) { return variable.name == name; });
+                                   [&name](const EnvRequirement& variable) { return variable.name == name; });
     if (!asked) {
       return fail(ErrorCode::invalid_argument, "'" + name + "' is not a variable this setup asks for");
     }
