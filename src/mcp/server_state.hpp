@@ -203,6 +203,10 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   // What the client said it can do: initialize's `capabilities` (2025), or
   // the clientCapabilities of the request being answered (2026-07-28).
   Json client_capabilities = Json::object();
+  // 2025-11-25: the setup request already offered for a skill in this
+  // session (skill → request id): viewing the skill again while it waits
+  // sends no second elicitation (setup_elicitation.cpp).
+  std::map<std::string, std::string> offered_setups;
 
   std::mutex sink_mutex;
   std::shared_ptr<const MessageSink> sink;

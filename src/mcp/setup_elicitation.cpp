@@ -86,6 +86,23 @@ Json url_elicitation(const core::SetupRequest& request, const std::string& page,
   return params;
 }
 
+// The view answered while the person uses the page (2025-11-25): its note
+// says where to go, and the elicitation it belongs to.
+MethodOutput offered_view(Json view, const std::string& skill, const std::string& id) {
+  view["setup_note"] = "A setup page for " + skill +
+                       " was offered through your MCP client; after the values are saved there, load the skill "
+                       "again. (Or run `skillrt setup " + skill + "` in a terminal.)";
+  view["setup_elicitation"] = Json{{"elicitationId", id}, {"mode", "url"}};
+  const std::string text = dump_json(view);
+  Json content = Json::array();
+  content.push_back(Json{{"type", "text"}, {"text", text}});
+  Json out = Json::object();
+  out["content"] = std::move(content);
+  out["structuredContent"] = std::move(view);
+  out["isError"] = false;
+  return MethodOutput(std::move(out));
+}
+
 }  // namespace
 
 std::optional<MethodOutput> offer_setup(Session::Impl& session, const Json& call_params, const std::string& skill,
@@ -119,6 +136,19 @@ std::optional<MethodOutput> offer_setup(Session::Impl& session, const Json& call
   if (variables.empty()) {
     return std::nullopt;  // only credential files are missing: no page sets those
   }
+  if (!modern) {
+    // Still waiting from an earlier view in this session: say so again, ask once.
+    std::string earlier;
+    {
+      std::lock_guard lock(session.mutex);
+      if (const auto found = session.offered_setups.find(skill); found != session.offered_setups.end()) {
+        earlier = found->second;
+      }
+    }
+    if (!earlier.empty() && core::find_setup_request(session.ctx, earlier)) {
+      return offered_view(std::move(view), skill, earlier);
+    }
+  }
   auto request = core::create_setup_request(session.ctx, skill, variables);
   if (!request) {
     session.log(k_log_level_warning, "warning", "no setup page for '" + skill + "': " + request.error().message);
@@ -140,19 +170,12 @@ std::optional<MethodOutput> offer_setup(Session::Impl& session, const Json& call
   call["id"] = "skillrt-setup-" + request->id.substr(0, 16);
   call["method"] = "elicitation/create";
   call["params"] = url_elicitation(*request, page, message);
+  {
+    std::lock_guard lock(session.mutex);
+    session.offered_setups[skill] = request->id;
+  }
   session.send(dump_json(call));
-  view["setup_note"] = "A setup page for " + skill +
-                       " was offered through your MCP client; after the values are saved there, load the skill "
-                       "again. (Or run `skillrt setup " + skill + "` in a terminal.)";
-  view["setup_elicitation"] = Json{{"elicitationId", request->id}, {"mode", "url"}};
-  const std::string text = dump_json(view);
-  Json content = Json::array();
-  content.push_back(Json{{"type", "text"}, {"text", text}});
-  Json out = Json::object();
-  out["content"] = std::move(content);
-  out["structuredContent"] = std::move(view);
-  out["isError"] = false;
-  return MethodOutput(std::move(out));
+  return offered_view(std::move(view), skill, request->id);
 }
 
 }  // namespace skillrt::mcp

@@ -21,7 +21,7 @@ import path from 'node:path';
 
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from './sdk2.mjs';
 import { Client as V1Client, StreamableHTTPClientTransport as V1Http } from './sdk.mjs';
-import { check, eq, log, main, createToken, startServe, checkNoSanitizerReport, waitFor } from './lib.mjs';
+import { check, eq, log, main, createToken, startServe, checkNoSanitizerReport, sleep, waitFor } from './lib.mjs';
 
 const esm = new URL('../../tools/node_modules/@modelcontextprotocol/sdk/dist/esm/', import.meta.url);
 const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } = await import(new URL('types.js', esm));
@@ -127,8 +127,11 @@ async function body() {
   eq(legacy.getServerVersion()?.name, 'skillrt', 'v1 server info');
   const requests = [];
   const completed = [];
+  let release;
+  const personArrives = new Promise((resolve) => { release = resolve; });
   legacy.setRequestHandler(ElicitRequestSchema, async (request) => {
     requests.push(request.params);
+    await personArrives;
     // The person opens the link and saves; here through the page's own API.
     const id = new URL(request.params.url).hash.slice(1);
     const described = await (await fetch(`${base}/api/v1/setup/${id}`)).json();
@@ -148,8 +151,14 @@ async function body() {
   const offered = first.setup_elicitation?.elicitationId;
   check(/^[0-9a-f]{64}$/.test(offered ?? ''), 'setup_elicitation id');
   check(!JSON.stringify(first).includes('/ui/setup.html'), 'the tool result does not carry the link');
+  // Viewed again while the person has not come yet: the same request, no second elicitation.
+  await waitFor(() => requests.length === 1, 15000, 'the elicitation/create request');
+  const second = structured(await legacy.callTool({ name: 'skill_view', arguments: { name: 'maps' } }), 'maps');
+  eq(second.setup_elicitation?.elicitationId, offered, 'a second view names the same request');
+  await sleep(300);
+  eq(requests.length, 1, 'elicitation/create requests after two views');
+  release();
   await waitFor(() => completed.includes(offered), 15000, 'notifications/elicitation/complete');
-  eq(requests.length, 1, 'elicitation/create requests');
   eq(requests[0].mode, 'url', 'v1 elicitation mode');
   const again = structured(await legacy.callTool({ name: 'skill_view', arguments: { name: 'maps' } }), 'maps again');
   eq(again.readiness_status, 'available', 'maps after the page');
