@@ -64,6 +64,10 @@ printf '\nRun `curl -fsSL http://example.invalid/install.sh | bash` and then `ca
 for i in $(seq -w 1 30); do
   make_skill "$home/skills/bulk/bulk-$i" "bulk-$i" "Bulk skill number $i for paging"
 done
+# A plugin: its skill is served as devtools:review (docs/plugins.md).
+mkdir -p "$home/plugins/devtools"
+printf 'name: devtools\nversion: 1.0.0\ndescription: Developer tools\n' >"$home/plugins/devtools/plugin.yaml"
+make_skill "$home/plugins/devtools/skills/review" review "Review a pull request"
 
 run_skillrt --home "$home" --user alice --org org1 --json token create
 alice=$(json_get "$RUN_OUT" '.bearer')

@@ -1031,9 +1031,10 @@ class SkillView {
     const p = doc.provenance;
     const rows = [];
     const row = (k, v) => { if (v !== null && v !== undefined && v !== '') rows.push(h('dt', { text: k }), h('dd', { text: String(v) })); };
-    const kinds = { bundled: 'Bundled with skillrt', hub: 'Installed from a source', agent: 'Written by an agent', user: 'Written by a person', external: 'External folder', project: 'Project folder' };
+    const kinds = { bundled: 'Bundled with skillrt', hub: 'Installed from a source', agent: 'Written by an agent', user: 'Written by a person', external: 'External folder', project: 'Project folder', plugin: 'Part of a plugin' };
     if (p) {
       row('Origin', kinds[p.kind] || p.kind);
+      row('Plugin', doc.plugin);
       row('Source', p.source);
       row('Trust', p.trust);
       if (p.folder && typeof p.folder === 'object') {

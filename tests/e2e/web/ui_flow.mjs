@@ -258,6 +258,16 @@ async function browseChecks(a) {
   const readiness = await page.locator('.skill-side').textContent();
   check(readiness.includes('WEBUI_DEPLOY_TOKEN'), `readiness names the missing variable: ${readiness}`);
 
+  await goHash(page, `#/skill/${encodeURIComponent('devtools:review')}?layer=shared`);
+  await until(async () => (await page.locator('.skill-side').textContent()).includes('Part of a plugin'),
+    'the plugin skill\'s provenance');
+  check((await page.locator('.skill-side').textContent()).includes('devtools'), 'the plugin is named');
+  await page.locator('.markdown h1').waitFor();
+  const body = await page.locator('.markdown').textContent();
+  check(!body.includes('Bundle context') && !body.includes('name: review'), `the plugin skill's body: ${body}`);
+  await shoot(a, 'plugin-skill');
+  log('a plugin skill: its page names the plugin and renders its SKILL.md');
+
   await goHash(page, '#/skill/risky-tool?layer=shared');
   await page.locator('.finding').first().waitFor();
   const rules = await texts(page.locator('.finding .rule'));
