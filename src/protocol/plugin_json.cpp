@@ -90,7 +90,8 @@ std::string plugin_list_text(const core::Catalog& catalog, bool color) {
         out += " " + folder.string();
       }
     }
-    out += ".\n";
+    out += ". Install one with `skillrt plugin install SOURCE`, or put a folder with a plugin.yaml and a "
+           "skills/ tree in HOME/plugins (docs/plugins.md).\n";
   } else {
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < set.plugins.size(); ++i) {
