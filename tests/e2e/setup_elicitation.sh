@@ -9,15 +9,7 @@ source "$here/common.sh"
 source "$here/mcp/peers.sh"
 require_node_tools
 
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-[[ -x "$CHROMIUM" ]] ||
-  fail "Chromium is missing at $CHROMIUM (scripts/bootstrap --test installs Debian's chromium package)"
-if [[ -z "${SCREENSHOT_DIR:-}" ]]; then
-  SCREENSHOT_DIR="$(cd "$(dirname "$SKILLRT_BIN")/../.." && pwd)/screenshots/setup"
-fi
-mkdir -p "$SCREENSHOT_DIR"
-rm -f "$SCREENSHOT_DIR"/*.png
-export CHROMIUM SCREENSHOT_DIR
+require_browser setup
 
 code=0
 timeout 180 "$NODE_BIN" "$MCP_PEERS_DIR/setup_elicitation.mjs" "$E2E_TMP" || code=$?

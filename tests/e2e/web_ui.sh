@@ -16,17 +16,7 @@ source "$here/common.sh"
 source "$here/mcp/peers.sh"
 require_node_tools
 
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-[[ -x "$CHROMIUM" ]] ||
-  fail "Chromium is missing at $CHROMIUM (scripts/bootstrap --test installs Debian's chromium package)"
-[[ -f "$NODE_TOOLS/playwright-core/index.mjs" ]] ||
-  fail "playwright-core is missing from $NODE_TOOLS (run scripts/npm-tools)"
-# Screenshots land in the build tree, next to the binary's preset folder.
-if [[ -z "${SCREENSHOT_DIR:-}" ]]; then
-  SCREENSHOT_DIR="$(cd "$(dirname "$SKILLRT_BIN")/../.." && pwd)/screenshots/web-ui"
-fi
-mkdir -p "$SCREENSHOT_DIR"
-rm -f "$SCREENSHOT_DIR"/*.png
+require_browser web-ui
 
 home=$(make_home)
 # Shared skills: two categories, a support file, Markdown worth rendering, a
