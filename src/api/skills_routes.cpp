@@ -207,13 +207,8 @@ ApiResponse view_skill(const RestApiServices& services, ApiCall& call) {
     return error_answer(400, "?render= takes \"html\" (the body as sanitised HTML, for the web UI)");
   }
   if (render) {
-    // A plugin's skill starts with the bundle banner an agent reads; the page
-    // shows the plugin beside the skill instead, and renders its SKILL.md.
-    std::string_view content = doc.content;
-    if (const std::size_t banner_end = content.find("]\n\n"); !doc.plugin.empty() && banner_end != std::string_view::npos) {
-      content.remove_prefix(banner_end + 3);
-    }
-    out["html"] = rendered_body(content);
+    // doc.content holds no bundle banner: the page shows the plugin beside the skill.
+    out["html"] = rendered_body(doc.content);
   }
   if (doc.skill_dir) {
     out["provenance"] = protocol::provenance_json(

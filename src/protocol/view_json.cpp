@@ -67,7 +67,7 @@ Json skill_document_json(const core::SkillDocument& doc) {
   out["description"] = yaml_to_json(doc.description);
   out["tags"] = json_text_list(doc.tags);
   out["related_skills"] = json_text_list(doc.related_skills);
-  out["content"] = doc.content;
+  out["content"] = doc.bundle_banner.empty() ? doc.content : doc.bundle_banner + "\n\n" + doc.content;
   out["path"] = json_text(doc.path);
   out["skill_dir"] = doc.skill_dir ? Json(json_text(doc.skill_dir->string())) : Json(nullptr);
   out["org_provenance"] = nullptr;

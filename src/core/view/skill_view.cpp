@@ -223,7 +223,7 @@ ViewResult<SkillViewAnswer> view_skill_unguarded(const Context& ctx, const Confi
       // Claude Code's plugin skills name their plugin's own files through it.
       replace_all(doc.content, "${CLAUDE_PLUGIN_ROOT}", plugin->dir.string());
     }
-    doc.content = plugin_bundle_banner(catalog, *plugin, name) + "\n\n" + doc.content;
+    doc.bundle_banner = plugin_bundle_banner(catalog, *plugin, name);
   }
   doc.source_path = skill.skill_md;
   if (const YamlNode* compat = fm.get("compatibility"); compat != nullptr && compat->truthy()) {

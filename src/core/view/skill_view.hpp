@@ -34,9 +34,12 @@ struct SkillDocument {
   std::optional<YamlNode> compatibility; // when truthy
   std::optional<YamlNode> metadata;      // when a mapping
   Tier tier = Tier::local;
-  // The plugin's namespace when this is a plugin's skill (`ns:skill`; its
-  // content then starts with the bundle banner), else "".
+  // The plugin's namespace when this is a plugin's skill (`ns:skill`), else "".
   std::string plugin;
+  // Rule 20's "[Bundle context: ...]" line for a plugin's skill, else "". The
+  // JSON answer puts it, and a blank line, before `content`; a page that
+  // renders the SKILL.md leaves it out.
+  std::string bundle_banner;
 };
 
 // One support file of a skill (`view NAME --file PATH`).
