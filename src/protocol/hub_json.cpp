@@ -137,16 +137,24 @@ Json install_report_json(const InstallReport& r) {
   return item;
 }
 
+namespace {
+
+Json reports_json(const std::vector<InstallReport>& reports) {
+  Json out = Json::array();
+  for (const InstallReport& r : reports) {
+    out.push_back(install_report_json(r));
+  }
+  return out;
+}
+
+}  // namespace
+
 Json install_outcome_json(const InstallOutcome& outcome) {
   Json out = head(outcome.success, outcome.error);
   out["root"] = text(outcome.root);
   out["identifier"] = text(outcome.identifier);
   out["recovered"] = recovered_json(outcome.recovered);
-  Json skills = Json::array();
-  for (const InstallReport& r : outcome.skills) {
-    skills.push_back(install_report_json(r));
-  }
-  out["skills"] = std::move(skills);
+  out["skills"] = reports_json(outcome.skills);
   if (!outcome.error && !outcome.success) {
     out["error"] = "not every skill of the bundle was installed (see skills[].reason)";
   }
@@ -164,11 +172,7 @@ Json plugin_install_outcome_json(const PluginInstallOutcome& outcome) {
   out["reason"] = text(outcome.reason);
   add_judgement(out, outcome.judgement, outcome.entry);
   out["recovered"] = recovered_json(outcome.recovered);
-  Json skills = Json::array();
-  for (const InstallReport& r : outcome.skills) {
-    skills.push_back(install_report_json(r));
-  }
-  out["skills"] = std::move(skills);
+  out["skills"] = reports_json(outcome.skills);
   if (!outcome.error && !outcome.success) {
     out["error"] = "the plugin was not installed: " + text(outcome.reason);
   }

@@ -393,12 +393,11 @@ void index_catalog_names(Catalog& catalog) {
     const SkillRecord& record = catalog.records[i];
     if (is_plugin_tier(record.tier)) {
       index->by_name.emplace_back(record.name, i);  // reached only as `ns:skill`
-      index->by_skill_md.emplace_back(record.skill_md.path().lexically_normal().string(), i);
-      continue;
-    }
-    index->by_name.emplace_back(record.dir_name, i);
-    if (!record.frontmatter_name.empty() && record.frontmatter_name != record.dir_name) {
-      index->by_name.emplace_back(record.frontmatter_name, i);
+    } else {
+      index->by_name.emplace_back(record.dir_name, i);
+      if (!record.frontmatter_name.empty() && record.frontmatter_name != record.dir_name) {
+        index->by_name.emplace_back(record.frontmatter_name, i);
+      }
     }
     index->by_skill_md.emplace_back(record.skill_md.path().lexically_normal().string(), i);
   }
