@@ -5,9 +5,17 @@
 // real-world skills over the line. bench/guard_quality.sh builds and runs it;
 // the figures go to docs/security.md ("Measured quality").
 //
-//   guard_quality CORPUS_DIR [--misses] [--flagged]
+//   guard_quality CORPUS_DIR [--misses] [--flagged] [--blocked] [--tsv FILE]
 //     --misses   also list the labelled malicious folders judged safe
 //     --flagged  also list benign and real-world folders judged dangerous
+//     --unseeable FILE  labelled-malicious folders whose attack is not in the
+//                folder (bench/guard_quality_unseeable.tsv, which the script
+//                passes): recall is also printed without them
+//     --tsv FILE write every finding of every folder to FILE (group, source,
+//                folder, pattern id, severity, file, line, snippet), for
+//                working out what a rule change would do
+//     --blocked  also list every benign and real-world folder a community
+//                install blocks (caution+), with its high and critical findings
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,6 +47,24 @@ struct Item {
   std::string path;   // relative to the corpus
   std::string category;
 };
+
+// bench/guard_quality_unseeable.tsv: labelled-malicious folders whose attack
+// is not in the folder (path → reason).
+std::map<std::string, std::string> unseeable_items(const fs::path& list) {
+  std::map<std::string, std::string> items;
+  std::ifstream in(list);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line.front() == '#') {
+      continue;
+    }
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos) {
+      items[line.substr(0, tab)] = line.substr(tab + 1);
+    }
+  }
+  return items;
+}
 
 double percent(std::size_t part, std::size_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
@@ -142,16 +168,30 @@ void print_ids(const char* title, const std::map<std::string, std::set<std::stri
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: guard_quality CORPUS_DIR [--misses] [--flagged]\n");
+    std::fprintf(stderr, "usage: guard_quality CORPUS_DIR [--misses] [--flagged] [--blocked] [--tsv FILE] [--unseeable FILE]\n");
     return 2;
   }
   const fs::path corpus = argv[1];
   bool list_misses = false;
   bool list_flagged = false;
+  bool list_blocked = false;
+  std::FILE* tsv = nullptr;
+  std::map<std::string, std::string> unseeable;
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg == "--unseeable" && i + 1 < argc) {
+      unseeable = unseeable_items(argv[++i]);
+    }
+    if (arg == "--tsv" && i + 1 < argc) {
+      tsv = std::fopen(argv[++i], "w");
+      if (tsv == nullptr) {
+        std::fprintf(stderr, "guard_quality: cannot write %s\n", argv[i]);
+        return 1;
+      }
+    }
     list_misses = list_misses || arg == "--misses";
     list_flagged = list_flagged || arg == "--flagged";
+    list_blocked = list_blocked || arg == "--blocked";
   }
   if (!fs::is_regular_file(corpus / "labeled" / "labels.tsv")) {
     std::fprintf(stderr, "guard_quality: %s has no labeled/labels.tsv\n", corpus.c_str());
@@ -166,7 +206,10 @@ int main(int argc, char** argv) {
   std::map<std::string, std::set<std::string>> critical_ids; // benign + real-world: id -> folders
   std::map<std::string, std::set<std::string>> high_ids;
   std::vector<std::string> misses;
+  std::size_t seeable = 0;        // malicious folders whose attack is in the folder
+  std::size_t seeable_caught = 0; // … judged caution or dangerous
   std::vector<std::string> flagged;
+  std::vector<std::string> blocked; // one entry per folder: its path, then one line per finding
   core::ScanOptions options;
   options.source = "community";
   const auto started = std::chrono::steady_clock::now();
@@ -184,10 +227,25 @@ int main(int argc, char** argv) {
     files += result->files_scanned;
     bytes += result->bytes_scanned;
     const core::Verdict verdict = result->verdict;
+    if (tsv != nullptr) {
+      for (const core::GuardFinding& f : result->findings) {
+        std::fprintf(tsv, "%s\t%s\t%s\t%s\t%s\t%s\t%zu\t%s\n", item.group.c_str(), item.source.c_str(),
+                     item.path.c_str(), f.pattern_id.c_str(), core::threat_severity_name(f.severity), f.file.c_str(),
+                     f.line, f.snippet.c_str());
+      }
+      if (result->findings.empty()) {
+        std::fprintf(tsv, "%s\t%s\t%s\t-\tnone\t\t0\t\n", item.group.c_str(), item.source.c_str(),
+                     item.path.c_str());
+      }
+    }
     tally.caution_plus += verdict != core::Verdict::safe ? 1 : 0;
     tally.dangerous += verdict == core::Verdict::dangerous ? 1 : 0;
     if (item.group == "malicious" && verdict == core::Verdict::safe) {
-      misses.push_back(item.path + "  [" + item.category + "]");
+      misses.push_back(item.path + "  [" + item.category + "]" + (unseeable.count(item.path) ? "  (not in the folder)" : ""));
+    }
+    if (item.group == "malicious" && unseeable.count(item.path) == 0) {
+      ++seeable;
+      seeable_caught += verdict != core::Verdict::safe ? 1 : 0;
     }
     if (item.group == "benign" || item.group == "real-world") {
       for (const core::GuardFinding& f : result->findings) {
@@ -200,6 +258,16 @@ int main(int argc, char** argv) {
       if (verdict == core::Verdict::dangerous) {
         flagged.push_back(item.path);
       }
+      if (verdict != core::Verdict::safe) {
+        std::string entry = "- " + item.path + "\n";
+        for (const core::GuardFinding& f : result->findings) {
+          if (f.severity >= core::ThreatSeverity::high) {
+            entry += "  - " + f.pattern_id + " (" + core::threat_severity_name(f.severity) + ") " + f.file + ":" +
+                     std::to_string(f.line) + ": " + f.snippet + "\n";
+          }
+        }
+        blocked.push_back(std::move(entry));
+      }
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -208,6 +276,9 @@ int main(int argc, char** argv) {
   for (const char* group : {"malicious", "benign", "ambiguous", "real-world"}) {
     print_table(tallies, group);
   }
+  std::printf("\nRecall on the malicious folders whose attack is in the folder: %zu/%zu (%.1f%%); %zu left out "
+              "as unseeable (bench/guard_quality_unseeable.tsv).\n",
+              seeable_caught, seeable, percent(seeable_caught, seeable), unseeable.size());
   print_ids("Critical findings on benign and real-world folders (folders per pattern id):", critical_ids);
   print_ids("High findings on benign and real-world folders (folders per pattern id):", high_ids);
   std::printf("\nScanned %zu folders, %zu files, %.1f MB in %.2f s.\n", items.size(), files,
@@ -222,6 +293,15 @@ int main(int argc, char** argv) {
     std::printf("\nBenign or real-world folders judged dangerous:\n");
     for (const std::string& path : flagged) {
       std::printf("- %s\n", path.c_str());
+    }
+  }
+  if (tsv != nullptr) {
+    std::fclose(tsv);
+  }
+  if (list_blocked) {
+    std::printf("\nBenign or real-world folders a community install blocks:\n");
+    for (const std::string& entry : blocked) {
+      std::fputs(entry.c_str(), stdout);
     }
   }
   return 0;

@@ -3,7 +3,7 @@
 # labelled malicious folders, "dangerous" on labelled benign folders and on the
 # real-world skills (docs/security.md, "Measured quality").
 #
-#   bench/guard_quality.sh [--misses] [--flagged]
+#   bench/guard_quality.sh [--misses] [--flagged] [--blocked] [--tsv FILE]
 # Environment:
 #   SKILLRT_BENCH_BUILD   release build directory (default build/release)
 #   SKILLRT_CORPUS        corpus directory (default ../shared/corpus)
@@ -19,4 +19,4 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake --preset release -B "$build" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 fi
 cmake --build "$build" --target guard_quality >>"$log" 2>&1 || { tail -50 "$log" >&2; exit 1; }
-exec "$build/bench/guard_quality" "$corpus" "$@"
+exec "$build/bench/guard_quality" "$corpus" --unseeable "$root/bench/guard_quality_unseeable.tsv" "$@"

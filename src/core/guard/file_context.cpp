@@ -1,20 +1,15 @@
 #include "core/guard/file_context.hpp"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 namespace skillrt::core {
 namespace {
 
-constexpr std::string_view k_comment_note = "(in a comment; informational)";
-constexpr std::string_view k_denylist_note = "(in a denylist literal; confirm before installing)";
-constexpr std::string_view k_auth_note = "(sent as the API's own credential; informational)";
-constexpr std::string_view k_reported_note = "(quoted or described; confirm before installing)";
-constexpr std::string_view k_signature_note = "(in a detection signature; informational)";
+constexpr std::size_t k_max_heading = 160;        // bytes of a heading or table header we keep
 constexpr std::size_t k_max_statement_head = 240; // bytes of a statement's first line we keep
 constexpr int k_max_bracket_depth = 64;           // past this a file is not code we can follow
 
@@ -42,29 +37,6 @@ std::string_view trim_right(std::string_view text) {
   return text;
 }
 
-bool contains_ci(std::string_view haystack, std::string_view needle) {
-  if (needle.size() > haystack.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    bool same = true;
-    for (std::size_t j = 0; j < needle.size(); ++j) {
-      if (ascii_lower(haystack[i + j]) != needle[j]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) {
-      return true;
-    }
-  }
-  return false;
-}
-
-bool contains_any_ci(std::string_view haystack, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return contains_ci(haystack, n); });
-}
-
 bool is_one_of(std::string_view id, std::initializer_list<std::string_view> ids) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -89,14 +61,8 @@ CommentStyle comment_style_for(std::string_view ext) {
   return CommentStyle::none;
 }
 
-// The language of a fenced block's info string ("```bash title=x" → "bash").
-CommentStyle comment_style_for_fence(std::string_view info) {
-  info = trim_left(info);
-  std::size_t end = 0;
-  while (end < info.size() && info[end] != ' ' && info[end] != '\t' && info[end] != '{' && info[end] != ',') {
-    ++end;
-  }
-  const std::string lang = lower_copy(info.substr(0, end));
+// The comment style of a fenced block's language.
+CommentStyle comment_style_for_fence(std::string_view lang) {
   if (is_one_of(lang, {"bash",       "sh",  "shell",      "zsh",      "console", "python", "py",     "python3",
                        "ruby",       "rb",  "perl",       "yaml",     "yml",     "toml",   "r",      "julia",
                        "powershell", "ps1", "dockerfile", "makefile", "ini",     "conf",   "dotenv", "env"})) {
@@ -133,90 +99,67 @@ bool is_whole_line_comment(std::string_view line, CommentStyle style) {
   return false;
 }
 
-RE2::Options caseless() {
-  RE2::Options options(RE2::Quiet);
-  options.set_case_sensitive(false);
-  return options;
-}
-
-// Pattern ids whose match may be an inert path reference (spec §2.12 rule 3).
-bool is_path_reference_id(std::string_view id) {
-  return is_one_of(id, {"ssh_dir_access", "aws_dir_access", "gpg_dir_access", "kube_dir_access", "docker_dir_access",
-                        "ssh_backdoor", "system_passwd_access", "hermes_env_access", "read_secrets_file",
-                        "js_read_secrets_file", "browser_credential_store", "sudoers_mod"});
-}
-
 // Pattern ids that see Markdown with link destinations blanked (spec §2.12 rule 1).
 bool is_link_blanked_id(std::string_view id) {
   return id == "path_traversal" || id == "path_traversal_deep";
 }
 
-// Whether `head` (a statement's first line) assigns to a name that announces
-// a list of things to refuse: DENY_PATHS = [, "blocked_files": …, skip_dirs:
-bool starts_denylist_assignment(std::string_view head) {
-  static const RE2 k_assignment(
-      R"re(^\s*(?:[-*]\s+)?(?:export\s+|readonly\s+|local\s+|const\s+|let\s+|var\s+|static\s+|final\s+|private\s+|public\s+|declare\s+(?:-\w+\s+)*)*(?:[a-z_][\w.]*\s*:\s*)?["'`]?([a-z_][\w.-]*)["'`]?\s*(?::\s*[\w\[\]<>,. ]+?\s*)?(?:=|:=|\+=|:|=>)(?:\s|$|[\[({"']))re",
-      caseless());
-  static const RE2 k_word(
-      R"re(deny|black|block|skip|exclu|ignor|forbid|refus|reject|never|unsafe|sensitive|secret_file|redact|protect|restrict|disallow|banned|dangerous|guard)re",
-      caseless());
-  std::string name;
-  if (!RE2::PartialMatch(head, k_assignment, &name)) {
+// The info string's language, lower-cased ("```bash title=x" → "bash").
+std::string fence_language(std::string_view info) {
+  info = trim_left(info);
+  std::size_t end = 0;
+  while (end < info.size() && info[end] != ' ' && info[end] != '\t' && info[end] != '{' && info[end] != ',') {
+    ++end;
+  }
+  return lower_copy(info.substr(0, end));
+}
+
+// Fences whose lines are commands someone runs; an unlabelled fence counts.
+bool fence_runs_commands(std::string_view language) {
+  return language.empty() || is_one_of(language, {"bash", "sh", "shell", "zsh", "console", "terminal", "powershell",
+                                                  "ps1", "pwsh", "cmd", "bat", "batch", "dockerfile", "fish"});
+}
+
+FileContext::FileKind kind_for(std::string_view ext) {
+  if (ext == ".md" || ext == ".markdown" || ext == ".mdx") {
+    return FileContext::FileKind::markdown;
+  }
+  if (is_one_of(ext, {".html", ".htm", ".xhtml", ".css", ".scss", ".sass", ".less", ".svg", ".vue", ".svelte",
+                      ".jinja", ".jinja2", ".j2", ".hbs", ".handlebars", ".mustache", ".liquid", ".ejs", ".njk",
+                      ".twig", ".erb", ".tmpl", ".tpl"})) {
+    return FileContext::FileKind::markup;
+  }
+  if (comment_style_for(ext) != CommentStyle::none &&
+      !is_one_of(ext, {".yaml", ".yml", ".toml", ".conf", ".cfg", ".ini", ".env", ".mk"})) {
+    return FileContext::FileKind::script;
+  }
+  return FileContext::FileKind::other;
+}
+
+// The text of an ATX heading ("## Security notes" → "security notes"), or
+// nullopt when the line is not one.
+std::optional<std::string_view> atx_heading(std::string_view text) {
+  std::size_t level = 0;
+  while (level < text.size() && text[level] == '#') {
+    ++level;
+  }
+  if (level == 0 || level > 6 || (level < text.size() && text[level] != ' ' && text[level] != '\t')) {
+    return std::nullopt;
+  }
+  return trim_left(text.substr(level));
+}
+
+// `- \`--force\`: …`, `* --yes, -y  …`, `- **--no-verify** …`: a list item
+// that documents a command-line option.
+bool is_option_list_item(std::string_view text) {
+  if (text.empty() || (text.front() != '-' && text.front() != '*' && text.front() != '+')) {
     return false;
   }
-  return RE2::PartialMatch(name, k_word);
-}
-
-// An action on the line means the literal is used, not merely listed.
-bool has_action_verb(std::string_view line) {
-  static const RE2 k_action(
-      R"re(\b(?:cat|cp|mv|rm|scp|rsync|curl|wget|ssh|sudo|eval|exec|system|popen|chmod|chown|tee|tar|zip|base64|source)\b|\bopen\s*\(|\.(?:read|write|read_text|write_text|readfile|readfilesync|writefile|writefilesync|append)\w*\s*\(|>>|\|\s*\w)re",
-      caseless());
-  return RE2::PartialMatch(line, k_action);
-}
-
-bool mentions_loopback(std::string_view line) {
-  return contains_any_ci(line, {"://localhost", "://127.0.0.1", "://[::1]", "://0.0.0.0"});
-}
-
-// A curl/wget/fetch line whose every secret-named variable sits where an API
-// expects its own credential (auth header, basic auth, key parameter) reads as
-// ordinary API use; anywhere else (URL path, request body) it reads as sending
-// the secret away.
-bool secrets_only_in_auth_position(std::string_view line) {
-  static const RE2 k_auth_use(
-      R"re((?:(?:-h|--header)[=\s]\s*['"][^'"]*|(?:-u|--user)[=\s]\s*['"]?|[?&][a-z_]*(?:key|token)=|authorization['"]?\s*[:=]\s*['"]?(?:bearer\s+|token\s+|basic\s+)?|x-api-key['"]?\s*:\s*['"]?)\$\{?[a-z0-9_]*(?:key|token|secret|passwd|password|pass|credentials?|cookie|session)\b\}?)re",
-      caseless());
-  static const RE2 k_secret_var(
-      R"re(\$\{?[a-z0-9_]*(?:key|token|secret|passwd|password|pass|credentials?|cookie|session)\b)re", caseless());
-  std::string rest(line);
-  if (RE2::GlobalReplace(&rest, k_auth_use, "") == 0) {
-    return false;
+  text = trim_left(text.substr(1));
+  while (!text.empty() && (text.front() == '`' || text.front() == '*' || text.front() == '_')) {
+    text.remove_prefix(1);
   }
-  return !RE2::PartialMatch(rest, k_secret_var);
-}
-
-// An injection phrase that the line quotes, reports or warns about ("reject
-// phrases like \"ignore previous instructions\"", "ignore instructions
-// embedded in the page") rather than says.
-bool injection_phrase_is_reported(std::string_view line) {
-  static const RE2 k_reported(
-      R"re(["`“”]|\be\.g\.|\bsuch\s+as\b|\blike\s*["“`]|\basked\s+to\b|\b(?:tries|try|attempts?|attempting)\s+to\b|\bembedded\b|\bfound\s+in\b|\binside\b|\bwithin\s+(?:the\s+)?(?:data|input|content|source|page|file|document)|\binjection\b|\buntrusted\b|\battacker|\bmalicious\b|\bdetect|\bflag\b|\bexample\b)re",
-      caseless());
-  return RE2::PartialMatch(line, k_reported);
-}
-
-// A YARA string definition (`$name = "text" ascii wide`) is a detection
-// signature: it names what to look for, it does not do it.
-bool is_detection_signature(std::string_view line) {
-  static const RE2 k_yara_string(
-      R"re(^\s*\$[a-z_]\w*\s*=\s*(?:"[^"]*"|\{[^}]*\}|/[^/]*/)\s*(?:(?:ascii|wide|nocase|fullword|xor|base64|base64wide|private)\b\s*)*(?://.*)?$)re",
-      caseless());
-  return RE2::PartialMatch(line, k_yara_string);
-}
-
-bool is_markdown_ext(std::string_view ext) {
-  return ext == ".md" || ext == ".markdown" || ext == ".mdx";
+  return text.substr(0, 1) == "-" || (text.size() > 1 && text[0] == '/' && text[1] != '/');
 }
 
 } // namespace
@@ -228,12 +171,12 @@ FileContext::FileContext(std::string_view rel_path) {
   if (dot != std::string_view::npos && dot > 0) {
     m_ext = lower_copy(base.substr(dot));
   }
-  m_markdown = is_markdown_ext(m_ext);
+  m_kind = kind_for(m_ext);
 }
 
 void FileContext::advance(std::string_view line) {
   line = trim_right(line);
-  if (m_markdown) {
+  if (m_kind == FileKind::markdown) {
     const std::string_view text = trim_left(line);
     const char c = text.empty() ? '\0' : text.front();
     if (c == '`' || c == '~') {
@@ -245,7 +188,10 @@ void FileContext::advance(std::string_view line) {
         if (!m_in_fence) {
           m_in_fence = true;
           m_fence.assign(run, c);
-          m_fence_comments = static_cast<unsigned char>(comment_style_for_fence(text.substr(run)));
+          const std::string language = fence_language(text.substr(run));
+          m_fence_comments = static_cast<unsigned char>(comment_style_for_fence(language));
+          m_fence_runs_commands = fence_runs_commands(language);
+          m_in_table = false;
           reset_statement();
           return;
         }
@@ -253,6 +199,7 @@ void FileContext::advance(std::string_view line) {
           m_in_fence = false;
           m_fence.clear();
           m_fence_comments = 0;
+          m_fence_runs_commands = false;
           reset_statement();
           return;
         }
@@ -261,10 +208,45 @@ void FileContext::advance(std::string_view line) {
     if (!m_in_fence) {
       // Prose has no statements to trace.
       reset_statement();
+      track_prose(text);
       return;
     }
   }
   track_statement(line);
+}
+
+void FileContext::track_prose(std::string_view text) {
+  const bool table_row = !text.empty() && text.front() == '|';
+  if (table_row && !m_in_table) {
+    m_table_header = lower_copy(text.substr(0, k_max_heading));
+  }
+  m_in_table = table_row;
+  if (table_row) {
+    m_prose = ProseKind::table_row;
+  } else if (const std::optional<std::string_view> heading = atx_heading(text)) {
+    m_prose = ProseKind::heading;
+    m_heading = lower_copy(heading->substr(0, k_max_heading));
+    if (m_title.empty() && text.substr(0, 2) == "# ") {
+      m_title = m_heading;
+    }
+  } else if (!text.empty() && text.front() == '>') {
+    m_prose = ProseKind::quote;
+  } else if (is_option_list_item(text)) {
+    m_prose = ProseKind::list_item;
+  } else {
+    m_prose = ProseKind::paragraph;
+  }
+  if (!table_row) {
+    m_table_header.clear();
+  }
+}
+
+bool FileContext::is_comment_line(std::string_view line) const {
+  const CommentStyle style =
+      m_kind == FileKind::markdown
+          ? (m_in_fence ? static_cast<CommentStyle>(m_fence_comments) : CommentStyle::none)
+          : comment_style_for(m_ext);
+  return is_whole_line_comment(line, style);
 }
 
 void FileContext::reset_statement() {
@@ -307,7 +289,7 @@ void FileContext::track_statement(std::string_view line) {
 
 std::string_view FileContext::text_for(const ThreatPattern& pattern, std::string_view line,
                                        std::string& scratch) const {
-  if (!m_markdown || m_in_fence || !is_link_blanked_id(pattern.id) || line.find("](") == std::string_view::npos) {
+  if (m_kind != FileKind::markdown || m_in_fence || !is_link_blanked_id(pattern.id) || line.find("](") == std::string_view::npos) {
     return line;
   }
   // Blank every inline link destination `](...)`, keeping offsets, so a
@@ -332,72 +314,6 @@ std::string_view FileContext::text_for(const ThreatPattern& pattern, std::string
     pos = i;
   }
   return scratch;
-}
-
-std::optional<FileContext::Judgement> FileContext::judge(const ThreatPattern& pattern, std::string_view line) const {
-  const std::string_view id = pattern.id;
-
-  // Requests to the machine itself carry no secret anywhere.
-  if (is_one_of(id, {"env_exfil_curl", "env_exfil_wget", "env_exfil_fetch", "env_exfil_httpx", "env_exfil_requests",
-                     "raw_ip_url"}) &&
-      mentions_loopback(line)) {
-    return std::nullopt;
-  }
-  // "Don't tell the user until …" is a sequencing instruction, not deception.
-  if (id == "deception_hide" && contains_any_ci(line, {"unless", "except", "until", "confirm", "diagnos", "verify",
-                                                       "check", "before", "first"})) {
-    return std::nullopt;
-  }
-  // The public package indexes of well-known projects are not an attack, and
-  // a package straight from a public code host is attributable to its repo.
-  if ((id == "pip_untrusted_index" || id == "pip_install_url") &&
-      contains_any_ci(line, {"download.pytorch.org", "pypi.org", "pypi.nvidia.com", "data.pyg.org",
-                             "huggingface.github.io", "storage.googleapis.com/jax-releases"})) {
-    return std::nullopt;
-  }
-  if (id == "pip_install_url" &&
-      (contains_any_ci(line, {"index-url"}) ||
-       contains_any_ci(line, {"://github.com/", "://gitlab.com/", "://bitbucket.org/", "://huggingface.co/"}))) {
-    return std::nullopt;
-  }
-
-  if (is_one_of(id, {"env_exfil_curl", "env_exfil_wget", "env_exfil_fetch"}) && secrets_only_in_auth_position(line)) {
-    return Judgement{ThreatSeverity::medium, k_auth_note};
-  }
-  // AWS documents its examples with keys ending in EXAMPLE.
-  if (id == "aws_access_key_leaked" && line.find("EXAMPLE") != std::string_view::npos) {
-    return std::nullopt;
-  }
-  if (pattern.category == ThreatCategory::injection && pattern.severity == ThreatSeverity::critical &&
-      injection_phrase_is_reported(line)) {
-    return Judgement{ThreatSeverity::high, k_reported_note};
-  }
-  // Executing a variable is a code-injection sink in a script; in prose it is
-  // usually an explanation.
-  if (id == "exec_dynamic" && !m_markdown) {
-    return Judgement{ThreatSeverity::high, ""};
-  }
-  if (is_detection_signature(line)) {
-    return Judgement{ThreatSeverity::low, k_signature_note};
-  }
-
-  // A whole-line comment in code is not executed: a path, a command or a
-  // payload there is a reference (rule 3a, extended to every code-shaped
-  // category). Instructions to the agent and leaked keys count anywhere.
-  const CommentStyle style = m_markdown
-                                 ? (m_in_fence ? static_cast<CommentStyle>(m_fence_comments) : CommentStyle::none)
-                                 : comment_style_for(m_ext);
-  if (pattern.category != ThreatCategory::injection && pattern.category != ThreatCategory::credential_exposure &&
-      is_whole_line_comment(line, style)) {
-    return Judgement{std::min(pattern.severity, ThreatSeverity::low), k_comment_note};
-  }
-  if (is_path_reference_id(id)) {
-    const bool code = !m_markdown || m_in_fence;
-    if (code && !m_statement.empty() && starts_denylist_assignment(m_statement) && !has_action_verb(line)) {
-      return Judgement{std::min(pattern.severity, ThreatSeverity::high), k_denylist_note};
-    }
-  }
-  return Judgement{pattern.severity, ""};
 }
 
 } // namespace skillrt::core

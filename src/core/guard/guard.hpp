@@ -41,6 +41,7 @@ struct GuardFinding {
   std::string file;           // POSIX path relative to the scanned skill ("" for the skill itself)
   std::size_t line = 0;       // 1-based; 0 when not about a line
   std::size_t column = 0;     // 1-based byte column of the match; 0 when unknown
+  std::size_t related_line = 0; // the source line of a flow finding; 0 otherwise
   std::string snippet;        // the stripped line, at most 120 chars with "..."
   std::string description;
 };

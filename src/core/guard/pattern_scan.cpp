@@ -74,7 +74,11 @@ std::vector<std::string> hitting_set(const re2::FilteredRE2& filter, const std::
       "check", "turn", "return",  "path",  "import", "http",   "ession", "source", "exec",   "output",
       "print", "load", "require", "skill", "config", "that",   "this",   "from",   "your",   "will",
       "have",  "then", "when",    "must",  "make",   "sure",   "tool",   "code",   "node",   "test",
-      "name",  "type", "read",    "write", "send",   "post",   "list",   "open",   "echo"};
+      "name",  "type", "read",    "write", "send",   "post",   "list",   "open",   "echo",
+      // Everyday words of agent skills (the intent-in-prose rules have them on both sides).
+      "prompt", "request", "question", "show", "note", "report", "include", "share", "copy", "keep",
+      "leave", "step", "steps", "output", "message", "response", "summary", "token", "select", "answer",
+      "every", "each", "what", "action", "change", "call", "command"};
   auto rank = [&](std::size_t i) {
     const bool common = std::find(std::begin(k_common), std::end(k_common), atoms[i]) != std::end(k_common);
     return std::pair<int, std::size_t>(common ? 0 : 1, atoms[i].size());
@@ -325,7 +329,7 @@ void find_threat_patterns(std::string_view rel_path, std::string_view text, std:
         }
         std::optional<FileContext::Judgement> judgement;
         if (at != std::string_view::npos) {
-          judgement = context.judge(pattern, piece);
+          judgement = context.judge(pattern, piece, at);
         }
         if (judgement) {
           GuardFinding finding;

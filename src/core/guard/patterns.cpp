@@ -184,7 +184,7 @@ constexpr std::array k_patterns{
                   R"re(<!--.*\b(?:ignore\s+(?:the|all|any|previous|prior|above|your)\b|override\s+(?:the|your|all)\b|disregard\b|system\s+prompt|secretly\b|hidden\s+instructions?\b|instructions?\s+for\s+(?:the\s+)?(?:ai|agent|assistant|model|llm)\b|(?:ai|agent|assistant|llm)\s*:|you\s+(?:must|should|are\s+now)\b|do\s+not\s+tell\b|exfiltrate\b|send\s+(?:the|all)\s+\w+\s+to\b))re",
                   "HTML comment carrying instructions for the agent"},
     ThreatPattern{"hidden_div", C::injection, S::high,
-                  R"re(<(?:div|span|p|section)\b[^>]*style\s*=\s*['"][^'"]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0\b|color\s*:\s*(?:white|#fff\b|#ffffff)))re",
+                  R"re(<(?:div|span|p|section)\b[^>]*style\s*=\s*['"][^'"]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0+(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;!'"]|$)|opacity\s*:\s*0+(?:\.0+)?\s*(?:[;!'"]|$)|color\s*:\s*(?:white|#fff\b|#ffffff)))re",
                   "HTML element hidden from a human reader"},
     ThreatPattern{"jailbreak_dan", C::injection, S::critical,
                   R"re(\bDAN\s+mode\b|\bdo\s+anything\s+now\b)re",
@@ -235,6 +235,25 @@ constexpr std::array k_patterns{
                   R"re(\bretry\b.*\b(?:indefinitely|forever|endlessly|infinitely)\b|\bretry\b.*\buntil\b.*\b(?:api\s+key|token|secret|password|credential)s?\b)re",
                   "tells the agent to retry without bound (resource abuse)"},
 
+    // Intent in prose (issue 19): instructions to the agent, in plain words,
+    // that take the user out of the loop. context_judgement.cpp tells an
+    // instruction from a description, a warning or a quotation of one.
+    // Each top-level alternative keeps a word of four letters or more in a
+    // required group, so the pre-filter can pick candidate lines (a pattern
+    // without such literals joins the whole-file RE2::Set, which these
+    // patterns' bounded gaps would make slow).
+    ThreatPattern{"confirmation_bypass", C::injection, S::high,
+                  R"re(\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+){0,2}(?:ask(?:ing)?|wait(?:ing)?|prompt(?:ing)?|check(?:ing)?\s+with|request(?:ing)?|seek(?:ing)?)\s+(?:\w+\s+){0,3}?(?:for\s+)?(?:\w+\s+){0,2}?(?:confirmation|approval|permission|consent|sign-?off)\b|\bauto-?(?:approve|confirm|accept)\s+(?:all|every|any)\b|\b(?:answer|respond|reply|click|select)\s+(?:with\s+)?["'`]?(?:yes|y|approve|allow|accept)["'`]?\s+(?:to\s+|on\s+)?(?:every|all|any|each)\s+(?:\w+\s+){0,2}(?:prompts?|questions?|dialogs?|requests?|confirmations?)|\bon\s+(?:the\s+)?user'?s\s+behalf\b[^.!?]*\b(?:approv|confirm|accept|allow|consent)|\bskip\s+(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|consent)(?:\s+(?:step|prompt|check|dialog))?\b)re",
+                  "tells the agent not to ask the user for confirmation or approval"},
+    ThreatPattern{"hide_from_user", C::injection, S::high,
+                  R"re(\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+){0,2}(?:mention|include|list|show|report|record|reveal|disclose|note)\s+(?:that\s+you\s+\w+|what\s+you\s+\w+|(?:this|these|those|the|any|that)\s+(?:\w+\s+)?(?:steps?|commands?|calls?|requests?|uploads?|downloads?|changes?|actions?|operations?|modifications?|transfers?))\b[^.!?]*?\b(?:in|from)\s+(?:your|the|any)\s+(?:\w+\s+)?(?:reply|replies|response|responses|summary|summaries|answer|output|transcript|logs?|report|messages?)\b|\b(?:keep|leave)\s+(?:this|these|it|that|the\s+\w+)(?:\s+\w+){0,3}\s+out\s+of\s+(?:your|the|any)\s+(?:\w+\s+)?(?:reply|response|summary|answer|output|transcript|logs?|report|conversation|history)\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|them|him|her)\b|\b(?:in\s+the\s+background|silently|quietly)\b[^.!?]*?\b(?:do\s+not|don'?t|never|without)\s+(?:mention(?:ing)?|tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|report(?:ing)?)\b)re",
+                  "tells the agent to keep what it did out of what the user sees"},
+    ThreatPattern{"agent_instruction_plant", C::persistence, S::high,
+                  R"re(\b(?:append|add|write|insert|prepend|put|plant|inject|save|store|place|copy)\b[^!?\n]*?(?:~|\$home|\$\{home\}|%userprofile%|/home/[\w-]+|/root)/\.(?:claude|codex|gemini|cursor|continue|aider|windsurf|copilot|config/(?:claude|codex|gemini|opencode|goose))/(?:[\w.-]+/)*(?:[\w.-]+\.md|rules|memories|memory|instructions|agents)\b|\b(?:append|add|write|insert|prepend|plant|inject)\b[^.!?\n]*?\b(?:standing|permanent|persistent|global)\s+(?:rules?|instructions?|directives?)\b|\b(?:add|append|write|insert)\b[^.!?\n]*?\b(?:the\s+)?(?:user'?s\s+)?global\s+(?:agents|claude|gemini)\.md\b)re",
+                  "tells the agent to plant instructions in another agent's instruction or config files"},
+    ThreatPattern{"data_forwarding", C::exfiltration, S::high,
+                  R"re(\b(?:send|e-?mail|forward|post|upload|copy|mirror|transmit|share|relay)\b[^.!?]*?(?:\b(?:conversations?|chat(?:\s+history|\s+logs?)?|transcripts?|everything\s+the\s+user|what(?:ever)?\s+the\s+user\s+(?:shares|pastes|types|sends|uploads|says|writes)|user'?s\s+(?:files?|documents?|messages?|data|input|prompts?|uploads)|(?:the\s+)?(?:user|customer)\s+(?:data|files|documents)|secrets?|credentials?|api\s+keys?|tokens?|passwords?)\b|\.env\b)[^.!?]*?\b(?:to|into|onto|cc|bcc)\s+[`'"]?(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://|s3://|gs://|(?:our|my|their|a|an|the|this|that)\s+(?:\w+\s+){0,2}?(?:endpoint|server|webhook|bucket|inbox|mailbox|channel|collector|url|address|gist|pastebin|issue|comment|ticket|discussion|pull\s+request))|\bwhen(?:ever)?\s+the\s+user\s+(?:shares|pastes|uploads|sends|types|provides)\b[^.!?]*?\b(?:send|e-?mail|forward|post|upload|copy|cc|bcc)\b[^.!?]*?\bto\s+[`'"]?(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://|s3://))re",
+                  "tells the agent to move the user's data, secrets or conversation to a destination"},
     // ----------------------------------------------------------------- destructive
     ThreatPattern{"destructive_root_rm", C::destructive, S::critical,
                   R"re(\brm\s+(?:-[a-z]*\s+)*-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:-[a-z-]+\s+)*(?:--no-preserve-root\s+)?['"]?/(?:\*|\s|$|['"]|(?:etc|usr|bin|sbin|lib|lib64|boot|home|root|opt|var|srv|sys|proc|dev)(?:/?\*?\s|/?$|/?['"]))|--no-preserve-root)re",

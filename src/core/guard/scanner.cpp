@@ -14,7 +14,9 @@
 #include "core/guard/dismissals.hpp"
 #include "core/guard/guard.hpp"
 #include "core/guard/ignore_rules.hpp"
+#include "core/guard/name_lookalike.hpp"
 #include "core/guard/pattern_scan.hpp"
+#include "core/guard/script_flow.hpp"
 #include "core/guard/skill_tree.hpp"
 #include "core/guard/structure.hpp"
 #include "core/guard/unicode_smuggling.hpp"
@@ -134,8 +136,14 @@ void scan_content(std::string_view rel, std::string_view bytes, std::vector<Guar
   if (bytes.substr(0, k_bom.size()) == k_bom) {
     bytes.remove_prefix(k_bom.size());
   }
+  const std::size_t line_findings_from = out.size();
   find_threat_patterns(rel, bytes, out);
+  // Flows inside one script (issue 19 item 3): after the line patterns, which it defers to.
+  find_script_flows(rel, bytes, out, line_findings_from);
   find_unicode_smuggling(rel, bytes, out);
+  if (rel == "SKILL.md") {
+    find_lookalike_name(rel, bytes, out);
+  }
 }
 
 // Scans one regular file's content: binary checks, then the text scan when the file is scannable.

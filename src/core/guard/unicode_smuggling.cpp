@@ -165,6 +165,15 @@ void scan_line(std::string_view rel_path, std::string_view line, std::size_t lin
         legitimate = (d.cp == 0x200D && is_emoji_part(previous) && is_emoji_part(next)) ||
                      (is_joining_script(previous) && is_joining_script(next));
       }
+      if (d.cp == 0x200B || d.cp == 0x2060) {
+        // A zero-width space or word joiner first on a line, before a fence
+        // run, is the usual way to show a Markdown fence inside a fence
+        // without closing it: visible in effect, hiding nothing.
+        const std::string_view before = line.substr(0, i);
+        const std::string_view after = line.substr(next_i);
+        legitimate = before.find_first_not_of(" \t") == std::string_view::npos &&
+                     (after.substr(0, 3) == "```" || after.substr(0, 3) == "~~~");
+      }
       if (!legitimate) {
         invisible_at = i;
         invisible_cp = d.cp;

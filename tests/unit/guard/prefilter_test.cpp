@@ -15,6 +15,7 @@
 
 #include "core/guard/file_context.hpp"
 #include "core/guard/guard.hpp"
+#include "core/guard/script_flow.hpp"
 #include "core/limits.hpp"
 #include "support/corpus.hpp"
 
@@ -56,10 +57,14 @@ public:
           continue;
         }
         const std::string_view subject = context.text_for(patterns[i], line, scratch);
-        if (!RE2::PartialMatch(re2::StringPiece(subject.data(), subject.size()), re)) {
+        re2::StringPiece match;
+        if (!re.Match(re2::StringPiece(subject.data(), subject.size()), 0, subject.size(), RE2::UNANCHORED, &match,
+                      1)) {
           continue;
         }
-        if (auto judgement = context.judge(patterns[i], line)) {
+        // The judgement depends on where the match starts (a trailing comment, a prohibition before it).
+        const auto at = static_cast<std::size_t>(match.data() - subject.data());
+        if (auto judgement = context.judge(patterns[i], line, at)) {
           hits.emplace(std::string(patterns[i].id), line_no, threat_severity_name(judgement->severity));
         }
       }
@@ -112,7 +117,8 @@ TEST(Prefilter, FindsExactlyWhatEveryPatternOnEveryLineFinds) {
     std::set<Hit> got;
     for (const GuardFinding& f : scan_text(rel, text)) {
       if (f.pattern_id != "invisible_unicode" && f.pattern_id != "bidi_override" &&
-          f.pattern_id != "unicode_tag_smuggling") {
+          f.pattern_id != "unicode_tag_smuggling" && f.pattern_id != k_secret_file_flow_id &&
+          f.pattern_id != k_agent_memory_flow_id && f.pattern_id != k_env_secret_flow_id) {
         got.emplace(f.pattern_id, f.line, threat_severity_name(f.severity));
       }
     }

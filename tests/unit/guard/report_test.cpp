@@ -62,7 +62,7 @@ TEST(Report, CleanAndAsk) {
 
 TEST(ScannerVersion, NamesRulesAndTable) {
   const std::string_view v = scanner_version();
-  EXPECT_EQ(v.substr(0, 16), "skillrt-guard-1+");
+  EXPECT_EQ(v.substr(0, 16), "skillrt-guard-2+");
   EXPECT_EQ(v.size(), 28u);
   EXPECT_EQ(v, scanner_version());
 }
