@@ -59,7 +59,8 @@ public:
     }
     for (const core::hub::InstallReport& r : outcome.skills) {
       if (r.judgement.scan && r.judgement.policy) {
-        std::cout << core::format_scan_report(*r.judgement.scan, *r.judgement.policy) << '\n';
+        std::cout << core::format_scan_report(*r.judgement.scan, *r.judgement.policy, core::ReportDetail::explained)
+                  << '\n';
       }
       for (const std::string& w : r.judgement.warnings) {
         std::cout << "  warning: " << w << '\n';
@@ -80,7 +81,7 @@ public:
                   << (r.entry ? r.entry->content_hash : std::string()) << ")\n";
         break;
       case core::hub::SkillOutcome::blocked:
-        std::cout << "BLOCKED '" << r.name << "': " << r.reason << '\n';
+        std::cout << "BLOCKED '" << r.name << "': " << r.reason << '\n' << protocol::guard_block_text(r.judgement);
         break;
       case core::hub::SkillOutcome::failed:
         std::cout << "FAILED '" << r.name << "': " << r.reason << '\n';

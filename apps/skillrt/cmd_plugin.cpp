@@ -179,9 +179,13 @@ private:
       for (const std::string& e : r.judgement.validation_errors) {
         std::cout << "    validation: " << e << '\n';
       }
+      std::cout << protocol::guard_block_text(r.judgement);
     }
     if (outcome.judgement.scan && outcome.judgement.policy) {
-      std::cout << core::format_scan_report(*outcome.judgement.scan, *outcome.judgement.policy) << '\n';
+      std::cout << core::format_scan_report(*outcome.judgement.scan, *outcome.judgement.policy,
+                                            core::ReportDetail::explained)
+                << '\n'
+                << protocol::guard_block_text(outcome.judgement);
     }
     if (outcome.success) {
       std::cout << (outcome.outcome == core::hub::SkillOutcome::reinstalled ? "Reinstalled" : "Installed")

@@ -50,6 +50,31 @@ Json signature_json(const std::optional<core::hub::SignatureCheck>& check, bool 
   return out;
 }
 
+// A block by the install policy, explained: the findings over the line
+// (blocked_by) and the operator dismissal file that would allow the skill
+// (dismissal {file, yaml}); [] and null when the policy did not block.
+void add_guard_block(Json& out, const Judgement& judgement) {
+  Json blocked_by = Json::array();
+  for (const core::GuardFinding& f : judgement.blocking) {
+    Json item = Json::object();
+    item["id"] = text(f.pattern_id);
+    item["severity"] = core::threat_severity_name(f.severity);
+    item["category"] = core::category_name(f.category);
+    item["file"] = text(f.file);
+    item["line"] = f.line;
+    const std::optional<core::RuleHelp> help = core::rule_help(f.pattern_id);
+    item["summary"] = help ? std::string(help->summary) : std::string();
+    item["help_uri"] = core::help_uri(f.pattern_id);
+    blocked_by.push_back(std::move(item));
+  }
+  out["blocked_by"] = std::move(blocked_by);
+  if (judgement.dismissal_yaml.empty()) {
+    out["dismissal"] = nullptr;
+  } else {
+    out["dismissal"] = {{"file", text(judgement.dismissal_file)}, {"yaml", text(judgement.dismissal_yaml)}};
+  }
+}
+
 Json scan_json(const std::optional<core::ScanResult>& scan, const std::optional<core::PolicyDecision>& policy) {
   if (!scan || !policy) {
     return nullptr;
@@ -118,6 +143,7 @@ Json text_list(const std::vector<std::string>& items) {
 void add_judgement(Json& out, const Judgement& judgement, const std::optional<LockEntry>& entry) {
   out["warnings"] = text_list(judgement.warnings);
   out["scan"] = scan_json(judgement.scan, judgement.policy);
+  add_guard_block(out, judgement);
   out["signature"] = signature_json(judgement.signature, judgement.signature_required);
   out["lock_entry"] = entry ? lock_entry_json(*entry) : Json(nullptr);
 }
@@ -228,6 +254,7 @@ Json update_outcome_json(const UpdateOutcome& outcome) {
     if (r.judgement) {
       item["scan"] = scan_json(r.judgement->scan, r.judgement->policy);
       item["signature"] = signature_json(r.judgement->signature, r.judgement->signature_required);
+      add_guard_block(item, *r.judgement);
     }
     skills.push_back(std::move(item));
   }

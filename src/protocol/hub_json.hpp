@@ -33,12 +33,15 @@ Json tree_diff_files_json(const core::diff::TreeDiff& diff);
 Json lock_entry_json(const core::hub::LockEntry& entry);
 
 // {success, error?, code?, root, identifier, recovered: [...], skills: [{name, bundle_path, path, outcome,
-//  reason, validation_errors, warnings, scan (as `scan --json` without success), signature {status, key, message,
-//  required}, lock_entry?}]}
+//  reason, validation_errors, warnings, scan (as `scan --json` without success), blocked_by, dismissal,
+//  signature {status, key, message, required}, lock_entry?}]}
+// blocked_by: [{id, severity, category, file, line, summary, help_uri}], the findings that put the skill over
+// the install policy's line; dismissal: {file, yaml}, the operator dismissal file that would allow it (null
+// when the policy did not block).
 Json install_outcome_json(const core::hub::InstallOutcome& outcome);
 
 // One skill's judgement in an install: {name, bundle_path, path, outcome, reason,
-// validation_errors, warnings, scan, signature, lock_entry, content_hash}.
+// validation_errors, warnings, scan, blocked_by, dismissal, signature, lock_entry, content_hash}.
 Json install_report_json(const core::hub::InstallReport& report);
 
 // {success, error?, code?, root, identifier, name (the namespace), version, path, outcome, reason,
@@ -53,7 +56,8 @@ Json uninstall_outcome_json(const core::hub::UninstallOutcome& outcome);
 Json check_outcome_json(const core::hub::CheckOutcome& outcome);
 
 // {success, error?, code?, skills: [{name, status, reason, old_hash, new_hash, files: [{path, change,
-//  added, removed}], diff, diff_truncated, verdict?, decision?}], recovered}
+//  added, removed}], diff, diff_truncated, scan?, signature?, blocked_by?, dismissal? (as in install)}],
+//  recovered}
 Json update_outcome_json(const core::hub::UpdateOutcome& outcome);
 
 // {success, error?, code?, issues, skills: [{name, install_path, trust_level, recorded_verdict, verdict,
@@ -68,5 +72,10 @@ Json audit_outcome_json(const core::hub::AuditOutcome& outcome);
 std::string check_outcome_text(const core::hub::CheckOutcome& outcome, bool color);
 std::string audit_outcome_text(const core::hub::AuditOutcome& outcome, bool color);
 std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool color);
+
+// A policy block for people: each finding over the line (rule id, severity,
+// where, summary) and the operator dismissal file to write, indented; "" when
+// the judgement holds no block.
+std::string guard_block_text(const core::hub::Judgement& judgement);
 
 } // namespace skillrt::protocol

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/guard/guard.hpp"
+#include "core/guard/rule_help.hpp"
 #include "protocol/hub_json.hpp"
 #include "protocol/text_table.hpp"
 
@@ -75,6 +76,37 @@ std::string audit_outcome_text(const core::hub::AuditOutcome& outcome, bool colo
   return out;
 }
 
+std::string guard_block_text(const core::hub::Judgement& judgement) {
+  if (judgement.blocking.empty()) {
+    return {};
+  }
+  std::string out = "  Over the line:\n";
+  for (const core::GuardFinding& f : judgement.blocking) {
+    const std::optional<core::RuleHelp> help = core::rule_help(f.pattern_id);
+    std::string where = f.file.empty() ? "(directory)" : f.file;
+    if (f.line > 0) {
+      where += ":" + std::to_string(f.line);
+    }
+    out += "    " + f.pattern_id + " (" + core::threat_severity_name(f.severity) + ") " + where +
+           (help ? " \u2014 " + std::string(help->summary) : std::string()) + "\n";
+  }
+  if (judgement.dismissal_yaml.empty()) {
+    return out;
+  }
+  out += "  After reading those lines, to allow it write this to " + judgement.dismissal_file.string() +
+         "\n  (or add its entries under `dismiss:` there) and run the command again:\n";
+  std::size_t start = 0;
+  const std::string& yaml = judgement.dismissal_yaml;
+  while (start < yaml.size()) {
+    const std::size_t end = yaml.find('\n', start);
+    const std::size_t stop = end == std::string::npos ? yaml.size() : end;
+    out += "    " + yaml.substr(start, stop - start) + "\n";
+    start = stop + 1;
+  }
+  out += "  Replace each reason with why the line is safe; skillrt scan --explain RULE explains a rule.\n";
+  return out;
+}
+
 std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool color) {
   if (outcome.skills.empty()) {
     return "No hub-installed skills.\n";
@@ -94,7 +126,8 @@ std::string update_outcome_text(const core::hub::UpdateOutcome& outcome, bool co
     }
     out += "\n" + r.name + ":\n";
     if (report) {
-      out += core::format_scan_report(*r.judgement->scan, *r.judgement->policy) + "\n";
+      out += core::format_scan_report(*r.judgement->scan, *r.judgement->policy, core::ReportDetail::explained) + "\n";
+      out += guard_block_text(*r.judgement);
     }
     if (diff) {
       out += r.diff->text;

@@ -1,7 +1,9 @@
 #include "protocol/sarif.hpp"
 
+#include <algorithm>
 #include <map>
 
+#include "core/guard/rule_help.hpp"
 #include "core/util/sha256.hpp"
 
 namespace skillrt::protocol {
@@ -54,6 +56,30 @@ std::string rule_description(const core::GuardFinding& finding) {
   return finding.description;
 }
 
+// The rule's help for a code-scanning UI: why, fix, how to dismiss, and where
+// the rules document has it.
+Json rule_help_sarif(const std::string& id, core::ThreatSeverity severity) {
+  const std::optional<core::RuleHelp> help = core::rule_help(id);
+  const std::string dismiss =
+      severity == core::ThreatSeverity::critical
+          ? "only an operator's dismissal file (HOME/guard/dismissals/*.yaml or scan --dismissals) can dismiss it"
+          : "dismiss a false positive in the skill's .skillrt-guard.yaml or an operator's dismissal file";
+  const std::string explain = "skillrt scan --explain " + id;
+  const std::string where = core::help_uri(id);
+  std::string text;
+  std::string markdown;
+  if (help) {
+    text = std::string(help->summary) + ".\nWhy: " + std::string(help->why) + "\nFix: " + std::string(help->fix) + "\n";
+    markdown = "**" + core::markdown_escape(help->summary) + "**\n\n**Why:** " + core::markdown_escape(help->why) +
+               "\n\n**Fix:** " + core::markdown_escape(help->fix) + "\n\n";
+  }
+  text +=
+      "Dismiss: " + dismiss + " (" + explain + " prints the entry).\nMore: " + where + " in the skillrt repository.";
+  markdown += "**Dismiss:** " + dismiss + " (`" + explain + "` prints the entry).\n\nMore: `" + where +
+              "` in the skillrt repository.";
+  return {{"text", text}, {"markdown", markdown}};
+}
+
 Json result_json(const core::GuardFinding& f, std::size_t rule_index) {
   Json r = Json::object();
   r["ruleId"] = f.pattern_id;
@@ -75,6 +101,14 @@ Json result_json(const core::GuardFinding& f, std::size_t rule_index) {
     physical["region"] = std::move(region);
   }
   r["locations"] = Json::array({Json{{"physicalLocation", std::move(physical)}}});
+  if (f.related_line > 0) {
+    // A flow finding: where the secret was read, beside where it leaves.
+    Json source = Json::object();
+    source["artifactLocation"] = {{"uri", f.file.empty() ? std::string(".") : sarif_uri(f.file)}};
+    source["region"] = {{"startLine", f.related_line}};
+    r["relatedLocations"] = Json::array(
+        {Json{{"id", 1}, {"physicalLocation", std::move(source)}, {"message", {{"text", "source of the flow"}}}}});
+  }
   // Stable across edits that only move the line: id, file and the matched text.
   std::string key = f.pattern_id;
   key.push_back('\0');
@@ -106,7 +140,30 @@ std::string sarif_uri(std::string_view rel_path) {
   return out;
 }
 
-Json scan_result_sarif(const core::ScanResult& result, const core::PolicyDecision& decision) {
+bool valid_help_base_url(std::string_view url) {
+  std::string_view rest;
+  if (url.substr(0, 8) == "https://") {
+    rest = url.substr(8);
+  } else if (url.substr(0, 7) == "http://") {
+    rest = url.substr(7);
+  } else {
+    return false;
+  }
+  if (rest.empty() || rest.front() == '/') {
+    return false;
+  }
+  return std::none_of(url.begin(), url.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u <= 0x20 || u == 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' || c == '#';
+  });
+}
+
+Json scan_result_sarif(const core::ScanResult& result, const core::PolicyDecision& decision,
+                       std::string_view help_base_url) {
+  std::string base(help_base_url);
+  if (!base.empty() && base.back() != '/') {
+    base.push_back('/');
+  }
   Json rules = Json::array();
   std::map<std::string, std::size_t> rule_index;
   auto index_of = [&](const core::GuardFinding& f) {
@@ -116,6 +173,13 @@ Json scan_result_sarif(const core::ScanResult& result, const core::PolicyDecisio
       Json rule = Json::object();
       rule["id"] = f.pattern_id;
       rule["shortDescription"] = {{"text", rule_description(f)}};
+      if (const std::optional<core::RuleHelp> help = core::rule_help(f.pattern_id)) {
+        rule["fullDescription"] = {{"text", std::string(help->why)}};
+      }
+      rule["help"] = rule_help_sarif(f.pattern_id, severity);
+      if (!base.empty()) {
+        rule["helpUri"] = base + core::help_uri(f.pattern_id);
+      }
       rule["defaultConfiguration"] = {{"level", sarif_level(severity)}};
       rule["properties"] = {{"category", core::category_name(f.category)},
                             {"severity", core::threat_severity_name(severity)},

@@ -9,7 +9,7 @@ printf 'fine\nzero\xe2\x80\x8bwidth here\n' >"$skill/notes.md"
 
 run_skillrt --json scan "$skill"
 assert_json_object
-assert_eq '["success","verdict","trust_level","decision","reason","summary","content_hash","scanned_at","scanner_version","findings","dismissed","skill_name","source","files_scanned","bytes_scanned"]' \
+assert_eq '["success","verdict","trust_level","decision","reason","summary","content_hash","scanned_at","scanner_version","findings","dismissed","skill_name","source","files_scanned","bytes_scanned","rules"]' \
   "$(json_get "$RUN_OUT" 'keys_unsorted')" "key order"
 assert_eq true "$(json_get "$RUN_OUT" '.success')" "success"
 assert_eq caution "$(json_get "$RUN_OUT" '.verdict')" "verdict"

@@ -3,7 +3,8 @@
 //
 // This header is the guard's public API, used by `scan`, skill_manage (issue 2)
 // and install (issue 5). Implementation: scanner.cpp, structure.cpp,
-// unicode_smuggling.cpp, dismissals.cpp, policy.cpp, report.cpp.
+// unicode_smuggling.cpp, dismissals.cpp, policy.cpp, report.cpp. What each
+// finding means and how to dismiss it: rule_help.hpp.
 #pragma once
 
 #include <cstddef>
@@ -97,8 +98,15 @@ struct PolicyDecision {
 // not a block: the caller asks for confirmation (docs/compat.md).
 PolicyDecision decide_install(const ScanResult& result, bool force);
 
+// How much format_scan_report says. `rows` is spec §2.12 rule 10 exactly (what
+// the Python package, skill_manage and proposals show); `explained` adds under
+// the first row of each rule its id, summary, why and fix (rule_help.hpp), the
+// id alone under its later rows, and a last line on `scan --explain`.
+enum class ReportDetail : unsigned char { rows, explained };
+
 // Spec §2.12 rule 10, plus the dismissed findings under their own heading.
-std::string format_scan_report(const ScanResult& result, const PolicyDecision& decision);
+std::string format_scan_report(const ScanResult& result, const PolicyDecision& decision,
+                               ReportDetail detail = ReportDetail::rows);
 
 // The version string recorded in lock files and caches; changes whenever the
 // pattern table or the scanner's rules change.

@@ -2,9 +2,11 @@
 // scanner version.
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 
 #include "core/guard/guard.hpp"
+#include "core/guard/rule_help.hpp"
 #include "core/guard/snippet.hpp"
 #include "core/limits.hpp"
 #include "core/util/sha256.hpp"
@@ -54,14 +56,36 @@ template <typename T, typename Get> std::vector<const T*> by_severity(const std:
   return sorted;
 }
 
+// The hint under a row: the rule's id and help the first time the id
+// appears in the report, the id alone after that.
+std::string hint(const GuardFinding& f, std::set<std::string>& explained) {
+  if (!explained.insert(f.pattern_id).second) {
+    return "    rule " + f.pattern_id + " (see above)\n";
+  }
+  const std::optional<RuleHelp> help = rule_help(f.pattern_id);
+  if (!help) {
+    return "    rule " + f.pattern_id + "\n";
+  }
+  return "    rule " + f.pattern_id + ": " + std::string(help->summary) + "\n      why: " + std::string(help->why) +
+         "\n      fix: " + std::string(help->fix) + "\n";
+}
+
 } // namespace
 
-std::string format_scan_report(const ScanResult& result, const PolicyDecision& decision) {
+std::string format_scan_report(const ScanResult& result, const PolicyDecision& decision, ReportDetail detail) {
   std::string out = "Scan: " + result.skill_name + " (" + result.source + "/" + trust_level_name(result.trust) +
                     ")  Verdict: " + upper(verdict_name(result.verdict)) + "\n";
+  std::set<std::string> explained;
   for (const GuardFinding* f :
        by_severity(result.findings, [](const GuardFinding& g) -> const GuardFinding& { return g; })) {
     out += row(*f) + "\n";
+    if (detail == ReportDetail::explained) {
+      out += hint(*f, explained);
+    }
+  }
+  if (detail == ReportDetail::explained && !result.findings.empty()) {
+    out += "\nEach rule in full, and how to dismiss a false positive: skillrt scan --explain RULE (" +
+           std::string(k_rules_document) + ").\n";
   }
   if (!result.dismissed.empty()) {
     out += "\nDismissed:\n";

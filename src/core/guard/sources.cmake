@@ -12,6 +12,8 @@ list(APPEND SKILLRT_CORE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/patterns.cpp
   ${CMAKE_CURRENT_LIST_DIR}/policy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rule_help.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rule_help_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scanner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/script_flow.cpp
   ${CMAKE_CURRENT_LIST_DIR}/script_flow_code.cpp

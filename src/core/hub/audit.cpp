@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/files/pristine.hpp"
+#include "core/guard/rule_help.hpp"
 #include "core/hub/audit_log.hpp"
 #include "core/hub/bundle_manifest.hpp"
 #include "core/hub/hub_session.hpp"
@@ -91,8 +92,10 @@ AuditOutcome audit_installed(const Context& ctx, const Config& config, bool shar
         row.issues.push_back("drift: the folder changed since install (lock " + entry.content_hash + ", disk " +
                              row.current_hash + ")");
       }
+      // As install judged it: the guard's source id and the operator's dismissal files.
       ScanOptions options;
-      options.source = entry.identifier;
+      options.source = guard_source_id(entry.identifier);
+      options.dismissal_files = operator_dismissal_files(ctx.home);
       if (auto scan = scan_skill(*target, options); scan) {
         if (entry.trust_level) {
           scan->trust = *entry.trust_level;

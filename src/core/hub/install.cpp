@@ -113,6 +113,7 @@ InstallOutcome install_skills(const Context& ctx, const Config& config, Fetcher&
     options.force = request.force;
     options.require_signature = request.require_signature;
     options.config = &config;
+    options.home = ctx.home;
     report.judgement = judge_skill(staged.dir, options);
     if (report.judgement.manifest) {
       report.content_hash = report.judgement.manifest->content_hash;

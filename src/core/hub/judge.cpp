@@ -1,10 +1,12 @@
 // Judging a staged skill (see judge.hpp).
 #include "core/hub/judge.hpp"
 
+#include <algorithm>
 #include <string_view>
 
-#include "core/validate/validator.hpp"
+#include "core/guard/rule_help.hpp"
 #include "core/util/utc_time.hpp"
+#include "core/validate/validator.hpp"
 
 namespace skillrt::core::hub {
 namespace {
@@ -12,6 +14,34 @@ namespace {
 // Hermes' hub only warns about a SKILL.md past 100 000 characters (spec
 // §2.14.8), although skill_manage refuses to write one: an install keeps it.
 constexpr std::string_view k_warn_only_rule = "hermes.content_too_long";
+
+// The guard's explanation of a policy block: the rules over the line, the
+// operator dismissal that would allow the skill, and the sentence `reason`
+// gets ("" when nothing is over the line).
+std::string explain_block(const JudgeOptions& options, Judgement& out) {
+  const ScanResult& scan = *out.scan;
+  out.blocking = blocking_findings(scan, options.force);
+  if (out.blocking.empty()) {
+    return {};
+  }
+  std::string sentence = "Over the line: " + rule_list_sentence(out.blocking, 6) + ".";
+  const auto malformed = [](const GuardFinding& f) { return f.pattern_id == "malformed_dismissals"; };
+  if (std::any_of(out.blocking.begin(), out.blocking.end(), malformed)) {
+    sentence += " A malformed dismissal file dismisses nothing and cannot itself be dismissed: fix it first.";
+  }
+  if (std::all_of(out.blocking.begin(), out.blocking.end(), malformed)) {
+    return sentence;
+  }
+  const std::filesystem::path dir =
+      options.home.empty() ? std::filesystem::path("HOME/guard/dismissals") : operator_dismissal_dir(options.home);
+  out.dismissal_file = dir / operator_dismissal_file_name(scan.source);
+  out.dismissal_yaml = operator_dismissal_yaml(scan.source, out.blocking);
+  sentence += " After reading the findings, dismiss them in " + out.dismissal_file.string() +
+              " to allow it (skillrt scan --explain RULE).";
+  return sentence;
+}
+
+} // namespace
 
 // The source id the guard's trust table knows (spec §3.2 names repositories
 // as "owner/repo[/path]"): an https://github.com/OWNER/REPO[.git][/…] source
@@ -34,8 +64,6 @@ std::string guard_source_id(const std::string& identifier) {
   }
   return rest.substr(0, owner_end + 1) + repo + (repo_end == std::string::npos ? "" : rest.substr(repo_end));
 }
-
-} // namespace
 
 LockEntry make_lock_entry(const FetchedSource& source, const std::string& source_spec, const Judgement& judgement,
                           const std::string& install_path, const std::string& installed_at) {
@@ -114,16 +142,20 @@ Judgement judge_skill(const std::filesystem::path& dir, const JudgeOptions& opti
 
   ScanOptions scan_options;
   scan_options.source = guard_source_id(options.identifier);
+  if (!options.home.empty()) {
+    scan_options.dismissal_files = operator_dismissal_files(options.home);
+  }
   auto scan = scan_skill(dir, scan_options);
   if (scan) {
     if (options.trust) {
       scan->trust = *options.trust;
     }
     out.policy = decide_install(*scan, options.force);
-    if (out.policy->decision != InstallDecision::allow) {
-      refusals.push_back(out.policy->reason);
-    }
     out.scan = std::move(*scan);
+    if (out.policy->decision != InstallDecision::allow) {
+      const std::string why = explain_block(options, out);
+      refusals.push_back(out.policy->reason + (why.empty() ? "" : " " + why));
+    }
   } else {
     refusals.push_back("the guard scan could not run: " + scan.error().message);
   }

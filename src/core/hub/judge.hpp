@@ -28,6 +28,9 @@ struct JudgeOptions {
   // Validate the folder as one skill. Off for a whole plugin folder, whose
   // skills are each judged on their own (plugin_install.hpp).
   bool validate = true;
+  // The skillrt home whose operator dismissal files (HOME/guard/dismissals/*.yaml,
+  // core/guard/rule_help.hpp) the scan reads; empty: none.
+  std::filesystem::path home;
 };
 
 struct Judgement {
@@ -40,7 +43,19 @@ struct Judgement {
   std::optional<SignatureCheck> signature;
   bool signature_required = false;
   std::optional<BundleManifest> manifest; // content hash and files
+  // When the install policy refused the scan: the findings that put it over
+  // the line (blocking_findings) and the operator dismissal file that would
+  // allow it once a person has read them: where to write it (in
+  // HOME/guard/dismissals) and its text. `reason` names the rules too.
+  std::vector<GuardFinding> blocking;
+  std::filesystem::path dismissal_file;
+  std::string dismissal_yaml;
 };
+
+// The source id the guard's trust table and dismissal files use for a hub
+// identifier: https://github.com/OWNER/REPO[.git][/…] becomes OWNER/REPO[/…];
+// anything else stays as it is.
+std::string guard_source_id(const std::string& identifier);
 
 // Judges the skill folder `dir`. Never throws; a step that cannot run makes
 // the skill refused with the reason.

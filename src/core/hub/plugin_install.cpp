@@ -19,8 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-JudgeOptions judge_options(const PluginInstallRequest& request, const Config& config, const std::string& identifier) {
+JudgeOptions judge_options(const Context& ctx, const PluginInstallRequest& request, const Config& config,
+                           const std::string& identifier) {
   JudgeOptions options;
+  options.home = ctx.home;
   options.identifier = identifier;
   options.trust = request.trust;
   options.force = request.force;
@@ -156,7 +158,7 @@ PluginInstallOutcome install_plugin(const Context& ctx, const Config& config, Fe
     return stop(Error{ErrorCode::refused, *clash, {}});
   }
 
-  const JudgeOptions options = judge_options(request, config, out.identifier);
+  const JudgeOptions options = judge_options(ctx, request, config, out.identifier);
   for (const fs::path& folder : *folders) {
     auto discovered = discover_bundle_skills(folder);
     if (!discovered) {

@@ -100,6 +100,7 @@ UpdateOutcome update_skills(const Context& ctx, const Config& config, Fetcher& f
     options.trust = entry.trust_level; // the trust it was installed at
     options.require_signature = request.require_signature;
     options.config = &config;
+    options.home = ctx.home;
     Judgement judgement = judge_skill(staged->dir, options);
     report.new_hash = judgement.manifest ? judgement.manifest->content_hash : std::string();
     if (present && report.new_hash == entry.content_hash && !report.new_hash.empty()) {

@@ -520,7 +520,7 @@ function guardReport(report, { dismissHelp = true, knownReason = '' } = {}) {
     root.append(h('p', { class: 'ok-note', text: 'No findings: the guard found nothing to report.' }));
   } else {
     const list = h('ol', { class: 'findings', 'aria-label': 'Findings' });
-    for (const finding of findings) list.append(findingItem(finding, dismissHelp));
+    for (const finding of findings) list.append(findingItem(finding, dismissHelp, (report.rules || {})[finding.pattern_id]));
     root.append(list);
   }
 
@@ -545,7 +545,9 @@ function guardReport(report, { dismissHelp = true, knownReason = '' } = {}) {
   return root;
 }
 
-function findingItem(finding, dismissHelp) {
+// `help` is the report's `rules` entry for the finding's rule (the server's
+// help table, docs/guard-rules.md): why it matters and how to fix the skill.
+function findingItem(finding, dismissHelp, help) {
   const severity = finding.severity || 'unknown';
   const where = `${finding.file || ''}${finding.line ? `:${finding.line}` : ''}${finding.column ? `:${finding.column}` : ''}`;
   const item = h('li', { class: `finding is-${severity}` },
@@ -556,6 +558,12 @@ function findingItem(finding, dismissHelp) {
       finding.category ? h('span', { class: 'muted', text: finding.category.replace(/_/g, ' ') }) : null),
     h('p', { class: 'explain', text: finding.description || '' }));
   if (finding.match) item.append(h('pre', { class: 'match' }, h('code', { text: finding.match })));
+  if (help && (help.why || help.fix)) {
+    item.append(h('div', { class: 'rule-help' },
+      help.why ? h('p', {}, h('strong', { text: 'Why it matters: ' }), help.why) : null,
+      help.fix ? h('p', {}, h('strong', { text: 'How to fix: ' }), help.fix) : null,
+      help.help_uri ? h('p', { class: 'fine' }, 'More: ', h('code', { text: help.help_uri }), ' in the skillrt repository') : null));
+  }
   if (dismissHelp) {
     const yaml = [
       'dismiss:',
@@ -567,7 +575,8 @@ function findingItem(finding, dismissHelp) {
     const help = h('details', { class: 'dismiss-help' },
       h('summary', { text: 'How to dismiss' }),
       h('p', {}, 'If this is a false positive, add it to ', h('code', { text: '.skillrt-guard.yaml' }),
-        ' at the skill\u2019s root (or to an operator file passed with ', h('code', { text: 'scan --dismissals FILE' }), '):'),
+        ' at the skill\u2019s root, or to an operator file in ', h('code', { text: 'HOME/guard/dismissals/' }),
+        ' (read by install, update and audit; ', h('code', { text: 'scan --dismissals FILE' }), ' for a scan):'),
       h('pre', {}, h('code', { text: yaml })));
     if (severity === 'critical') {
       help.append(h('p', { class: 'warn-note', text: 'A skill\u2019s own file cannot dismiss a critical finding; only an operator\u2019s dismissal file can.' }));
@@ -1522,6 +1531,13 @@ class InstallView {
       for (const w of s.warnings || []) card.append(h('p', { class: 'warn-note', text: typeof w === 'string' ? w : JSON.stringify(w) }));
       if (s.signature && s.signature.message) card.append(h('p', { class: 'fine', text: `Signature: ${s.signature.status} \u2014 ${s.signature.message}` }));
       if (s.scan) card.append(guardReport(s.scan, { dismissHelp: false, knownReason: s.reason }));
+      if (s.dismissal && s.dismissal.yaml) {
+        card.append(h('details', { class: 'dismiss-help' },
+          h('summary', { text: 'How to allow it' }),
+          h('p', {}, 'After reading the findings over the line, the operator can write this to ', h('code', { text: s.dismissal.file || '' }),
+            ' on the server (replacing each reason with why the line is safe), then scan again:'),
+          h('pre', {}, h('code', { text: s.dismissal.yaml }))));
+      }
       return card;
     });
     this.installButton = h('button', { type: 'button', class: 'button primary', text: allowed ? `Install ${plural(allowed, 'skill')}` : 'Install', disabled: !allowed });
