@@ -29,7 +29,7 @@
 namespace skillrt::core {
 namespace {
 
-constexpr int k_min_atom_length = 4;
+constexpr int k_min_atom_lengths[] = {4, 3};
 
 struct CompiledPatterns {
   std::vector<const ThreatPattern*> patterns;         // by index
@@ -128,19 +128,32 @@ CompiledPatterns compile_patterns() {
     // This pattern's atoms: every match contains at least one of them (the
     // pre-filter is monotone and false on no atoms), unless FilteredRE2 found
     // none it could rely on.
-    re2::FilteredRE2 filter(k_min_atom_length);
-    int id = 0;
-    filter.Add(pattern.regex, options, &id);
+    // Four-letter atoms are rare enough to keep candidates few; a pattern
+    // whose alternatives only share three-letter words ("nc ", "rm ") still
+    // gets a pre-filter from those rather than joining the whole-file set,
+    // whose one DFA pass over every file is the single largest cost of a scan.
+    // (Two-letter atoms were tried: they make too many candidates.)
+    std::unique_ptr<re2::FilteredRE2> filter;
     std::vector<std::string> own;
-    filter.Compile(&own);
-    std::vector<int> potentials;
-    filter.AllPotentials({}, &potentials);
-    const bool filterable = potentials.empty() && !own.empty() && std::all_of(own.begin(), own.end(), usable_atom);
+    bool filterable = false;
+    for (const int min_atom : k_min_atom_lengths) {
+      filter = std::make_unique<re2::FilteredRE2>(min_atom);
+      int id = 0;
+      filter->Add(pattern.regex, options, &id);
+      own.clear();
+      filter->Compile(&own);
+      std::vector<int> potentials;
+      filter->AllPotentials({}, &potentials);
+      filterable = potentials.empty() && !own.empty() && std::all_of(own.begin(), own.end(), usable_atom);
+      if (filterable) {
+        break;
+      }
+    }
     if (!filterable) {
       c.unfiltered.push_back(index);
       continue;
     }
-    for (const std::string& atom : hitting_set(filter, own)) {
+    for (const std::string& atom : hitting_set(*filter, own)) {
       auto it = std::find(atoms.begin(), atoms.end(), atom);
       const auto atom_index = static_cast<std::size_t>(it - atoms.begin());
       if (it == atoms.end()) {
