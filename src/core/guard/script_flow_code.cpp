@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "core/guard/script_flow_lex.hpp"
 #include "core/guard/script_flow_model.hpp"
@@ -290,6 +291,7 @@ private:
     return i < m_t->size() && tok(i).type == TokType::punct && tok(i).text == p;
   }
   void match_brackets();
+  std::vector<std::pair<std::size_t, std::size_t>> comma_pieces(std::size_t begin, std::size_t end) const;
   std::vector<Arg> split_args(std::size_t begin, std::size_t end) const;
   std::vector<Arg> object_props(std::size_t begin, std::size_t end) const;
 
@@ -347,14 +349,33 @@ void Analyser::match_brackets() {
   }
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> Analyser::comma_pieces(std::size_t begin, std::size_t end) const {
+  // The top-level pieces of [begin, end) between commas; brackets are skipped whole.
+  std::vector<std::pair<std::size_t, std::size_t>> pieces;
+  std::size_t start = begin;
+  for (std::size_t i = begin; i < end; ++i) {
+    const Token& t = tok(i);
+    if (t.type == TokType::punct && (t.text == "(" || t.text == "[" || t.text == "{") && m_match[i] < end) {
+      i = m_match[i];
+      continue;
+    }
+    if (t.type == TokType::punct && t.text == ",") {
+      if (i > start) {
+        pieces.emplace_back(start, i);
+      }
+      start = i + 1;
+    }
+  }
+  if (end > start) {
+    pieces.emplace_back(start, end);
+  }
+  return pieces;
+}
+
 std::vector<Arg> Analyser::split_args(std::size_t begin, std::size_t end) const {
   std::vector<Arg> args;
-  std::size_t start = begin;
   std::size_t position = 0;
-  const auto finish = [&](std::size_t stop) {
-    if (stop <= start) {
-      return;
-    }
+  for (const auto& [start, stop] : comma_pieces(begin, end)) {
     Arg a;
     a.begin = start;
     a.end = stop;
@@ -365,31 +386,14 @@ std::vector<Arg> Analyser::split_args(std::size_t begin, std::size_t end) const 
       a.position = position++;
     }
     args.push_back(a);
-  };
-  for (std::size_t i = begin; i < end; ++i) {
-    const Token& t = tok(i);
-    if (t.type == TokType::punct && (t.text == "(" || t.text == "[" || t.text == "{") && m_match[i] < end) {
-      i = m_match[i];
-      continue;
-    }
-    if (t.type == TokType::punct && t.text == ",") {
-      finish(i);
-      start = i + 1;
-    }
   }
-  finish(end);
   return args;
 }
 
 std::vector<Arg> Analyser::object_props(std::size_t begin, std::size_t end) const {
   // begin is "{", end is one past its "}".
   std::vector<Arg> props;
-  std::size_t start = begin + 1;
-  const std::size_t close = end - 1;
-  const auto finish = [&](std::size_t stop) {
-    if (stop <= start) {
-      return;
-    }
+  for (const auto& [start, stop] : comma_pieces(begin + 1, end - 1)) {
     Arg a;
     a.begin = start;
     a.end = stop;
@@ -401,19 +405,7 @@ std::vector<Arg> Analyser::object_props(std::size_t begin, std::size_t end) cons
       a.key = tok(start).text; // shorthand {body}
     }
     props.push_back(a);
-  };
-  for (std::size_t i = start; i < close; ++i) {
-    const Token& t = tok(i);
-    if (t.type == TokType::punct && (t.text == "(" || t.text == "[" || t.text == "{") && m_match[i] < close) {
-      i = m_match[i];
-      continue;
-    }
-    if (t.type == TokType::punct && t.text == ",") {
-      finish(i);
-      start = i + 1;
-    }
   }
-  finish(close);
   return props;
 }
 
