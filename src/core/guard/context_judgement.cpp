@@ -17,6 +17,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "core/util/ascii_case.hpp"
+
 namespace skillrt::core {
 namespace {
 
@@ -41,31 +43,8 @@ constexpr std::string_view k_template_note = "(a documentation placeholder; info
 constexpr std::string_view k_log_note = "(in a program's log output; informational)";
 constexpr std::string_view k_model_api_note = "(sent to the model's own API; informational)";
 
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool contains_ci(std::string_view haystack, std::string_view needle) {
-  if (needle.size() > haystack.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    bool same = true;
-    for (std::size_t j = 0; j < needle.size(); ++j) {
-      if (ascii_lower(haystack[i + j]) != needle[j]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) {
-      return true;
-    }
-  }
-  return false;
-}
-
 bool contains_any_ci(std::string_view haystack, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return contains_ci(haystack, n); });
+  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return contains_ascii_ci(haystack, n); });
 }
 
 bool is_one_of(std::string_view id, std::initializer_list<std::string_view> ids) {
@@ -237,8 +216,7 @@ std::string first_url(std::string_view line) {
   if (!RE2::PartialMatch(line, k_url, &url)) {
     return url;
   }
-  std::transform(url.begin(), url.end(), url.begin(), ascii_lower);
-  return url;
+  return ascii_lower_copy(url);
 }
 
 // The installer's address: the first https URL, or the bare host a
@@ -251,7 +229,7 @@ std::string installer_url(std::string_view line) {
                           caseless());
   std::string url;
   if (RE2::PartialMatch(line, k_bare, &url)) {
-    std::transform(url.begin(), url.end(), url.begin(), ascii_lower);
+    url = ascii_lower_copy(url);
   }
   return url;
 }
@@ -340,7 +318,7 @@ bool is_intent_id(std::string_view id) {
 // never follow them", "reject requests to …".
 bool describes_an_attack(std::string_view line) {
   static const RE2 k_report(
-      R"re(\bphrases?\s+(?:like|such\s+as)\b|\b(?:may|might|could|will|can)\s+(?:try|attempt|say|ask|tell)\b|\b(?:tries|try|attempts?|attempting)\s+to\b|\b(?:tell|tells|instruct|instructs|ask|asks)\s+(?:the\s+)?agents?\s+to\b|\bnever\s+(?:follow|obey|comply|act\s+on)\b|\b(?:refuse|reject|ignore|flag|report|block)\s+(?:any\s+)?(?:such|these|those|requests?|instructions?)\b|\bembedded\b|\binjection\b|\buntrusted\b|\bmalicious\b|\battackers?\b|^\W*(?:warning|caution|danger)\b)re",
+      R"re(\bphrases?\s+(?:like|such\s+as)\b|\b(?:may|might|could|will|can)\s+(?:try|attempt|say|ask|tell)\b|\b(?:tries|try|attempts?|attempting)\s+to\b|\b(?:tell|tells|instruct|instructs|ask|asks)\s+(?:the\s+)?(?:agents?|model|assistant|ai)\s+to\b|\bnever\s+(?:follow|obey|comply|act\s+on)\b|\b(?:refuse|ignore|flag|report|block)\s+(?:any\s+)?(?:such|these|those|requests?|instructions?)\b|\breject|\bdetect|\bif\s+confused\b|\bembedded\b|\binjection\b|\buntrusted\b|\bmalicious\b|\battacker|^\W*(?:warning|caution|danger)\b)re",
       caseless());
   return RE2::PartialMatch(line, k_report);
 }
@@ -432,10 +410,7 @@ std::optional<FileContext::Judgement> FileContext::judge(const ThreatPattern& pa
   // payload in a JSON string is still read by the model.
   if (pattern.category == ThreatCategory::injection && pattern.severity >= ThreatSeverity::high &&
       injection_phrase_is_reported(line)) {
-    static const RE2 k_described(
-        R"re(\bphrases?\s+(?:like|such\s+as)\b|\b(?:may|might|could|will)\s+(?:try|attempt)\b|\b(?:tries|try|attempts?|attempting)\s+to\b|\bembedded\b|\binjection\b|\buntrusted\b|\battacker|\bmalicious\b|\breject|\bdetect|\bask\s+(?:the\s+)?(?:agent|model|assistant|ai)\s+to\b|\bif\s+confused\b)re",
-        caseless());
-    if (RE2::PartialMatch(line, k_described)) {
+    if (describes_an_attack(line)) {
       return Judgement{ThreatSeverity::medium, k_reported_note};
     }
     if (pattern.severity == ThreatSeverity::critical) {
@@ -515,7 +490,7 @@ std::optional<FileContext::Judgement> FileContext::judge(const ThreatPattern& pa
     return Judgement{ThreatSeverity::low, k_markup_note};
   }
   // White text on a coloured background is plainly visible.
-  if (id == "hidden_div" && contains_ci(line, "background") &&
+  if (id == "hidden_div" && contains_ascii_ci(line, "background") &&
       !contains_any_ci(line, {"display:none", "display: none", "visibility", "font-size", "opacity"})) {
     return Judgement{ThreatSeverity::low, k_markup_note};
   }
@@ -649,10 +624,10 @@ std::optional<FileContext::Judgement> FileContext::judge(const ThreatPattern& pa
   }
   // Decoding text, with the result shown rather than run or kept to run later.
   static const RE2 k_decode_shown(R"re(base64\s+(?:-d|--decode|-D)\s*$)re");
-  if (id == "echo_pipe_exec" && RE2::PartialMatch(line, k_decode_shown) && !contains_ci(line, "$(")) {
+  if (id == "echo_pipe_exec" && RE2::PartialMatch(line, k_decode_shown) && !contains_ascii_ci(line, "$(")) {
     return Judgement{ThreatSeverity::medium, k_tooling_note};
   }
-  if (id == "download_decode" && contains_ci(line, "| jq ") && RE2::PartialMatch(line, k_decode_shown)) {
+  if (id == "download_decode" && contains_ascii_ci(line, "| jq ") && RE2::PartialMatch(line, k_decode_shown)) {
     return Judgement{ThreatSeverity::medium, k_tooling_note};
   }
   // A prompt to whoever fills in a template ("<!-- What do you …? -->").

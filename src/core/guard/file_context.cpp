@@ -6,22 +6,14 @@
 #include <optional>
 #include <string>
 
+#include "core/util/ascii_case.hpp"
+
 namespace skillrt::core {
 namespace {
 
 constexpr std::size_t k_max_heading = 160;        // bytes of a heading or table header we keep
 constexpr std::size_t k_max_statement_head = 240; // bytes of a statement's first line we keep
 constexpr int k_max_bracket_depth = 64;           // past this a file is not code we can follow
-
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lower_copy(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
-  return out;
-}
 
 std::string_view trim_left(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
@@ -111,7 +103,7 @@ std::string fence_language(std::string_view info) {
   while (end < info.size() && info[end] != ' ' && info[end] != '\t' && info[end] != '{' && info[end] != ',') {
     ++end;
   }
-  return lower_copy(info.substr(0, end));
+  return ascii_lower_copy(info.substr(0, end));
 }
 
 // Fences whose lines are commands someone runs; an unlabelled fence counts.
@@ -169,7 +161,7 @@ FileContext::FileContext(std::string_view rel_path) {
   const std::string_view base = slash == std::string_view::npos ? rel_path : rel_path.substr(slash + 1);
   const std::size_t dot = base.rfind('.');
   if (dot != std::string_view::npos && dot > 0) {
-    m_ext = lower_copy(base.substr(dot));
+    m_ext = ascii_lower_copy(base.substr(dot));
   }
   m_kind = kind_for(m_ext);
 }
@@ -218,14 +210,14 @@ void FileContext::advance(std::string_view line) {
 void FileContext::track_prose(std::string_view text) {
   const bool table_row = !text.empty() && text.front() == '|';
   if (table_row && !m_in_table) {
-    m_table_header = lower_copy(text.substr(0, k_max_heading));
+    m_table_header = ascii_lower_copy(text.substr(0, k_max_heading));
   }
   m_in_table = table_row;
   if (table_row) {
     m_prose = ProseKind::table_row;
   } else if (const std::optional<std::string_view> heading = atx_heading(text)) {
     m_prose = ProseKind::heading;
-    m_heading = lower_copy(heading->substr(0, k_max_heading));
+    m_heading = ascii_lower_copy(heading->substr(0, k_max_heading));
     if (m_title.empty() && text.substr(0, 2) == "# ") {
       m_title = m_heading;
     }

@@ -5,6 +5,10 @@
 #include <cstddef>
 #include <string>
 
+#include "core/util/ascii_case.hpp"
+#include "core/util/text.hpp"
+#include "core/yaml/frontmatter.hpp"
+
 namespace skillrt::core {
 namespace {
 
@@ -13,12 +17,12 @@ namespace {
 // these ("githuh", "reqeusts") imitates it. Letters added or dropped are left
 // out: they make too many real names ("openapi" beside "openai").
 constexpr std::array k_brands = {
-    "github",     "gitlab",     "bitbucket",  "kubernetes", "kubectl",    "terraform",  "ansible",   "pytest",
-    "pandas",     "numpy",      "scipy",      "requests",   "django",     "fastapi",    "jupyter",   "webpack",
-    "eslint",     "typescript", "javascript", "postgres",   "postgresql", "mongodb",    "openai",    "anthropic",
-    "twilio",     "shopify",    "salesforce", "hubspot",    "zapier",     "selenium",   "playwright", "puppeteer",
-    "vercel",     "netlify",    "supabase",   "firebase",   "cloudflare", "heroku",     "ollama",    "huggingface",
-    "langchain",  "matplotlib", "tensorflow", "pytorch",    "sklearn",    "bigquery",   "datadog",   "grafana",
+    "github",     "gitlab",     "bitbucket",  "kubernetes", "kubectl",    "terraform", "ansible",    "pytest",
+    "pandas",     "numpy",      "scipy",      "requests",   "django",     "fastapi",   "jupyter",    "webpack",
+    "eslint",     "typescript", "javascript", "postgres",   "postgresql", "mongodb",   "openai",     "anthropic",
+    "twilio",     "shopify",    "salesforce", "hubspot",    "zapier",     "selenium",  "playwright", "puppeteer",
+    "vercel",     "netlify",    "supabase",   "firebase",   "cloudflare", "heroku",    "ollama",     "huggingface",
+    "langchain",  "matplotlib", "tensorflow", "pytorch",    "sklearn",    "bigquery",  "datadog",    "grafana",
     "prometheus", "openclaw",   "chatgpt",    "webapp",
 };
 
@@ -26,19 +30,21 @@ constexpr std::array k_brands = {
 // doubled letter imitates one ("parsre", "webbapp"); a letter added, dropped
 // or changed too often makes another real word ("manage", "pester").
 constexpr std::array k_common_words = {
-    "parser",     "config",     "configuration", "validator",   "validation", "formatter",  "linter",
-    "tester",     "testing",    "helper",        "manager",     "generator",  "builder",    "checker",
-    "scanner",    "analyzer",   "reporter",      "converter",   "diagnostics", "diagnostic", "debugger",
-    "monitor",    "logger",     "server",        "client",      "runner",     "installer",  "deploy",
-    "deployment", "security",   "summarizer",    "translator",  "reviewer",   "changelog",  "utility",
-    "toolkit",    "workflow",   "pipeline",      "dataset",     "database",   "directory",  "terminal",
-    "command",    "template",   "document",      "research",    "analysis",   "analytics",  "dashboard",
-    "markdown",   "browser",    "website",       "frontend",    "backend",    "notebook",   "python",
+    "parser",    "config",    "configuration", "validator",  "validation", "formatter", "linter",     "tester",
+    "testing",   "helper",    "manager",       "generator",  "builder",    "checker",   "scanner",    "analyzer",
+    "reporter",  "converter", "diagnostics",   "diagnostic", "debugger",   "monitor",   "logger",     "server",
+    "client",    "runner",    "installer",     "deploy",     "deployment", "security",  "summarizer", "translator",
+    "reviewer",  "changelog", "utility",       "toolkit",    "workflow",   "pipeline",  "dataset",    "database",
+    "directory", "terminal",  "command",       "template",   "document",   "research",  "analysis",   "analytics",
+    "dashboard", "markdown",  "browser",       "website",    "frontend",   "backend",   "notebook",   "python",
 };
 
 // Words that sit one slip from a listed name and are names themselves.
 constexpr std::array k_known_apart = {
-    "openapi", "bitquery", "parsers", "configs",
+    "openapi",
+    "bitquery",
+    "parsers",
+    "configs",
 };
 
 bool contains(const auto& list, std::string_view word) {
@@ -79,44 +85,33 @@ bool slipped_keys(std::string_view word, std::string_view known) {
   return word.substr(i + 1) == known.substr(i) && i > 0 && word[i] == word[i - 1];
 }
 
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
-// The value of `name:` in the frontmatter at the top of `text`, and its line.
+// The value of `name:` in the frontmatter of `text` (fenced as the catalog
+// fences it, core/yaml/frontmatter.hpp), and its line. A plain line scan
+// rather than a YAML parse: the scanner reads every SKILL.md it is given, and
+// only this one key matters here.
 std::optional<std::pair<std::string_view, std::size_t>> frontmatter_name(std::string_view text) {
-  if (text.substr(0, 3) != "---") {
+  const std::optional<FenceSpan> fences = find_fences(text);
+  if (!fences) {
     return std::nullopt;
   }
-  std::size_t pos = text.find('\n');
-  std::size_t line_no = 1;
-  while (pos != std::string_view::npos && pos + 1 < text.size() && line_no < 200) {
-    const std::size_t start = pos + 1;
-    pos = text.find('\n', start);
-    std::string_view line = text.substr(start, pos == std::string_view::npos ? text.size() - start : pos - start);
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (line.substr(0, 3) == "---") {
-      return std::nullopt;
-    }
+  std::size_t line_no = 1 + static_cast<std::size_t>(std::count(
+                                text.begin(), text.begin() + static_cast<std::ptrdiff_t>(fences->yaml_begin), '\n'));
+  std::string_view yaml = text.substr(fences->yaml_begin, fences->yaml_end - fences->yaml_begin);
+  while (!yaml.empty()) {
+    const std::size_t eol = yaml.find('\n');
+    std::string_view line = yaml.substr(0, eol);
+    yaml = eol == std::string_view::npos ? std::string_view() : yaml.substr(eol + 1);
     if (line.substr(0, 5) == "name:") {
-      line.remove_prefix(5);
-      while (!line.empty() && (line.front() == ' ' || line.front() == '"' || line.front() == '\'')) {
+      line = trim_ascii_space(line.substr(5));
+      while (!line.empty() && (line.front() == '"' || line.front() == '\'')) {
         line.remove_prefix(1);
       }
-      while (!line.empty() && (line.back() == ' ' || line.back() == '"' || line.back() == '\'')) {
+      while (!line.empty() && (line.back() == '"' || line.back() == '\'')) {
         line.remove_suffix(1);
       }
       return std::make_pair(line, line_no);
     }
+    ++line_no;
   }
   return std::nullopt;
 }
@@ -124,8 +119,7 @@ std::optional<std::pair<std::string_view, std::size_t>> frontmatter_name(std::st
 } // namespace
 
 std::optional<std::string_view> imitated_name(std::string_view word) {
-  if (word.size() < 5 || contains(k_brands, word) || contains(k_common_words, word) ||
-      contains(k_known_apart, word)) {
+  if (word.size() < 5 || contains(k_brands, word) || contains(k_common_words, word) || contains(k_known_apart, word)) {
     return std::nullopt;
   }
   for (const std::string_view brand : k_brands) {
@@ -146,7 +140,7 @@ void find_lookalike_name(std::string_view rel_path, std::string_view text, std::
   if (!name || name->first.empty() || name->first.size() > 128) {
     return;
   }
-  const std::string lowered = lower_ascii(name->first);
+  const std::string lowered = ascii_lower_copy(name->first);
   std::size_t start = 0;
   while (start <= lowered.size()) {
     std::size_t end = lowered.find_first_of("-_. ", start);

@@ -51,14 +51,14 @@ std::string lower_ext(std::string_view rel_path) {
   if (dot == std::string_view::npos || dot == 0) {
     return {};
   }
-  return flow::lower_copy(base.substr(dot));
+  return ascii_lower_copy(base.substr(dot));
 }
 
 Language language_of_shebang(std::string_view text) {
   if (text.substr(0, 2) != "#!") {
     return Language::none;
   }
-  const std::string first = flow::lower_copy(text.substr(0, std::min(text.find('\n'), std::size_t{200})));
+  const std::string first = ascii_lower_copy(text.substr(0, std::min(text.find('\n'), std::size_t{200})));
   if (first.find("python") != std::string::npos) {
     return Language::python;
   }
@@ -103,7 +103,7 @@ Language language_of_fence(std::string_view info, bool& console) {
   while (e < info.size() && info[e] != ' ' && info[e] != '\t' && info[e] != '{' && info[e] != ',' && info[e] != '`') {
     ++e;
   }
-  const std::string lang = flow::lower_copy(info.substr(b, e - b));
+  const std::string lang = ascii_lower_copy(info.substr(b, e - b));
   console = false;
   if (lang == "python" || lang == "py" || lang == "python3" || lang == "py3" || lang == "ipython") {
     return Language::python;

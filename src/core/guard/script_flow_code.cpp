@@ -116,7 +116,7 @@ bool is_process_option_key(std::string_view key) {
 
 // Keys under which a value authenticates the request itself.
 bool is_auth_key(std::string_view key) {
-  const std::string k = lower_copy(key);
+  const std::string k = ascii_lower_copy(key);
   return is_one_of(k, {"auth", "authorization", "proxy-authorization", "cookie", "cookies", "x-api-key", "api-key",
                        "apikey", "api_key", "x-auth-token", "private-token", "x-goog-api-key"});
 }
@@ -417,7 +417,7 @@ std::string Analyser::region_text(std::size_t begin, std::size_t end) const {
       text += ' ';
     }
   }
-  return lower_copy(text);
+  return ascii_lower_copy(text);
 }
 
 bool Analyser::exec_callee(std::string_view chain) const {
@@ -1006,7 +1006,7 @@ void Analyser::check_sink(std::size_t name_at, SinkKind kind) {
           contains_word(url_text, "login")) {
         continue;
       }
-      const std::string vendor = lower_copy(e.taint.label.substr(0, e.taint.label.find('_')));
+      const std::string vendor = ascii_lower_copy(e.taint.label.substr(0, e.taint.label.find('_')));
       if (vendor.size() >= 3 && contains_word(url_text, vendor)) {
         continue;
       }

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/util/ascii_case.hpp"
+
 namespace skillrt::core::flow {
 
 // What secret a value holds, weakest first (a merge keeps the strongest).
@@ -100,10 +102,6 @@ void analyse_code(CodeLanguage language, std::string_view text, std::vector<Flow
 void analyse_shell(std::string_view text, std::vector<Flow>& out);
 
 // Small helpers shared by the analysers.
-inline char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-std::string lower_copy(std::string_view text);
 bool contains_word(std::string_view haystack_lower, std::string_view word);
 
 } // namespace skillrt::core::flow

@@ -158,12 +158,6 @@ Match match_components(const std::vector<std::string_view>& c) {
 
 } // namespace
 
-std::string lower_copy(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
-
 bool contains_word(std::string_view haystack_lower, std::string_view word) {
   return haystack_lower.find(word) != std::string_view::npos;
 }
@@ -218,7 +212,7 @@ PathClass classify_path(std::string_view path) {
   if (path.empty()) {
     return {};
   }
-  const std::string lowered = lower_copy(path);
+  const std::string lowered = ascii_lower_copy(path);
   const std::vector<std::string_view> parts = components(lowered);
   const Match m = match_components(parts);
   if (m.kind == Kind::none) {
@@ -300,7 +294,7 @@ bool is_secret_env_name(std::string_view name) {
 }
 
 bool is_credential_key(std::string_view key) {
-  const std::string k = lower_copy(key);
+  const std::string k = ascii_lower_copy(key);
   for (const std::string_view word : {"key", "token", "secret", "auth", "password", "passwd", "pwd", "credential",
                                       "bearer", "signature", "cookie", "pass"}) {
     if (k.find(word) != std::string::npos) {
@@ -314,7 +308,7 @@ bool credential_context_before(std::string_view text) {
   if (text.size() > 48) {
     text = text.substr(text.size() - 48);
   }
-  const std::string t = lower_copy(text);
+  const std::string t = ascii_lower_copy(text);
   for (const std::string_view word :
        {"authorization", "bearer", "token",    "api_key", "apikey", "api-key", "key=",   "key:",  "secret", "password",
         "passwd",        "-h ",    "--header", "-u ",     "--user", "auth",    "basic ", "key\"", "key'",   "pass="}) {
